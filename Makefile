@@ -1,0 +1,57 @@
+# fjkit — every target works on a fresh machine that has only Go.
+# Tools that are not part of Go (staticcheck) are installed from the module
+# proxy at a pinned version into ./bin, so nothing depends on the machine.
+
+GO          ?= go
+PKGS        := ./...
+BIN         := $(CURDIR)/bin
+STATICCHECK := $(BIN)/staticcheck
+STATICCHECK_VERSION := v0.8.2
+DEVBIN      := $(CURDIR)/devbin
+FUZZTIME    ?= 10s
+
+.PHONY: all test test-short vet lint bench stress fuzz devbin clean
+
+all: test
+
+# The test command CI runs (.ci/run): vet, then every test under the race
+# detector. Long soak runs stay behind -short; `make stress` runs them.
+test: vet
+	$(GO) test -race -short -count=1 -timeout 9m $(PKGS)
+
+vet:
+	$(GO) vet $(PKGS)
+
+$(STATICCHECK):
+	GOBIN=$(BIN) $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+
+lint: vet $(STATICCHECK)
+	$(STATICCHECK) $(PKGS)
+
+# Benchmarks: one run, ratios visible side by side.
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -count=1 $(PKGS)
+
+# Long concurrency runs (no -short): the full stress sizes, three times, under -race.
+stress:
+	$(GO) test -race -count=3 -timeout 60m -run 'Stress|Race|Linear|Exactly|Concurrent|UTS' ./wsdeque/ ./forkjoin/ ./algos/
+
+# A short fuzz of each fuzz target (go test -fuzz takes one target at a time).
+fuzz:
+	@set -e; for pkg in $$($(GO) list $(PKGS)); do \
+		for t in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
+			echo "fuzz $$pkg $$t"; \
+			$(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) $$pkg; \
+		done; \
+	done
+
+# Static binaries for a machine without Go (fjbench and each package's tests).
+devbin:
+	mkdir -p $(DEVBIN)
+	CGO_ENABLED=0 $(GO) build -o $(DEVBIN)/fjbench ./cmd/fjbench
+	@set -e; for pkg in wsdeque forkjoin algos; do \
+		CGO_ENABLED=0 $(GO) test -c -o $(DEVBIN)/$$pkg.test ./$$pkg; \
+	done
+
+clean:
+	rm -rf $(BIN) $(DEVBIN)
