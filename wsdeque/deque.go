@@ -1,0 +1,255 @@
+package wsdeque
+
+import "sync/atomic"
+
+// minCapacity is the ring size a zero Deque starts with on its first Push.
+const minCapacity = 32
+
+// Deque is a Chase-Lev work-stealing deque. One goroutine, the owner, calls
+// Push and Pop at the bottom; any goroutine calls Steal, StealHalf and Len.
+// The zero value is an empty deque ready to use. A Deque must not be copied
+// after first use.
+//
+// Every removal takes each pushed value exactly once: a value returned by Pop
+// is never returned by Steal or StealHalf and the other way round.
+//
+// Values that thieves take are not cleared from the ring, and neither is the
+// last value the owner pops, so the ring may keep up to its capacity of
+// removed values reachable until their slots are reused or the deque is
+// dropped. Clearing them would be a write that races with a thief's
+// speculative read (see docs/deque.md).
+type Deque[T any] struct {
+	// top is the index of the oldest value, the next one a thief takes.
+	// It only grows, and only by a successful CompareAndSwap.
+	top atomic.Int64
+	_   [56]byte // keep thieves' CAS traffic off the owner's line
+
+	// bottom is the index the next Push writes. Only the owner stores it.
+	bottom atomic.Int64
+	// ring holds the values; the owner replaces it, thieves only load it.
+	ring atomic.Pointer[ring[T]]
+	// inflight counts thieves between their load of ring and the end of
+	// their read of a slot. A nonzero count tells the owner that a slot it
+	// is about to reuse may still be read by a thief with a stale top.
+	inflight atomic.Int32
+}
+
+// ring is a power-of-two circular buffer. Index i lives in buf[i&mask].
+type ring[T any] struct {
+	buf  []T
+	mask int64
+	// low is a lower bound on every index any thief will read from this
+	// ring: the owner's view of top when it made the ring. Slots whose
+	// previous index would be below low have never held a value that a
+	// thief can be reading, so the owner writes them without a check.
+	low int64
+}
+
+// New returns an empty deque whose ring starts with room for capacity values
+// (rounded up to a power of two). It grows as needed. It panics if capacity
+// is negative.
+func New[T any](capacity int) *Deque[T] {
+	if capacity < 0 {
+		panic("wsdeque.New: capacity must not be negative")
+	}
+	d := new(Deque[T])
+	d.ring.Store(newRing[T](roundUp(capacity), 0))
+	return d
+}
+
+func roundUp(n int) int {
+	c := minCapacity
+	for c < n {
+		c <<= 1
+	}
+	return c
+}
+
+func newRing[T any](size int, low int64) *ring[T] {
+	return &ring[T]{buf: make([]T, size), mask: int64(size - 1), low: low}
+}
+
+// Push adds v at the bottom. Owner only.
+func (d *Deque[T]) Push(v T) {
+	b := d.bottom.Load()
+	t := d.top.Load()
+	r := d.ring.Load()
+	switch {
+	case r == nil:
+		r = d.replace(nil, t, b, minCapacity)
+	case b-t >= int64(len(r.buf)):
+		// Full: double.
+		r = d.replace(r, t, b, 2*len(r.buf))
+	case b-int64(len(r.buf)) >= r.low && d.inflight.Load() != 0:
+		// The slot for b last held index b-len, below top. A thief that
+		// loaded top before it moved past that index may be reading the
+		// slot right now (its CAS will fail, but the read would still
+		// race with our write). Thieves that start after our load of
+		// inflight see top >= t > b-len and cannot read this slot. Rather
+		// than wait, move to a fresh ring nobody reads at a stale index.
+		r = d.replace(r, t, b, len(r.buf))
+	}
+	r.buf[b&r.mask] = v
+	// The store publishes the slot write: a thief that loads bottom > b
+	// also sees v.
+	d.bottom.Store(b + 1)
+}
+
+// replace makes a new ring of the given size holding indices [t, b) of old,
+// publishes it, and returns it. The old ring is never written again, so a
+// thief still holding it reads consistent values; the garbage collector frees
+// it when the last thief lets go.
+func (d *Deque[T]) replace(old *ring[T], t, b int64, size int) *ring[T] {
+	r := newRing[T](size, t)
+	if old != nil {
+		for i := t; i < b; i++ {
+			r.buf[i&r.mask] = old.buf[i&old.mask]
+		}
+	}
+	d.ring.Store(r)
+	return r
+}
+
+// Pop removes and returns the value at the bottom (the newest). Owner only.
+func (d *Deque[T]) Pop() (T, bool) {
+	var zero T
+	b := d.bottom.Load()
+	if b <= d.top.Load() {
+		// Empty, and it stays empty until we push: top only grows.
+		return zero, false
+	}
+	b--
+	r := d.ring.Load()
+	// Claim index b before looking at top. Go's atomics are sequentially
+	// consistent, so either a thief's later load of bottom sees this store,
+	// or our load of top below sees that thief's CAS: never neither.
+	d.bottom.Store(b)
+	t := d.top.Load()
+	if t > b {
+		// Thieves emptied the deque between our two loads of top.
+		d.bottom.Store(b + 1)
+		return zero, false
+	}
+	v := r.buf[b&r.mask]
+	if t < b {
+		// More than one value left: thieves can only reach indices below
+		// b, since any thief that loads top >= b afterwards sees bottom == b.
+		return v, true
+	}
+	// The last value: race the thieves for it on top, the same way they
+	// race each other.
+	won := d.top.CompareAndSwap(t, t+1)
+	d.bottom.Store(b + 1)
+	if !won {
+		return zero, false
+	}
+	return v, true
+}
+
+// Steal removes and returns the value at the top (the oldest). Safe from any
+// goroutine. It reports false only when the deque was empty at some instant
+// during the call; losing a race to another thief just tries again.
+func (d *Deque[T]) Steal() (T, bool) {
+	var zero T
+	if d.bottom.Load() <= d.top.Load() {
+		return zero, false // cheap early out: do not touch inflight
+	}
+	d.inflight.Add(1)
+	defer d.inflight.Add(-1)
+	for {
+		v, ok, empty := d.stealOne()
+		if ok {
+			return v, true
+		}
+		if empty {
+			return zero, false
+		}
+	}
+}
+
+// stealOne makes one attempt to take the value at top. It must be called with
+// inflight raised. It returns empty when it saw no value, and ok false with
+// empty false when it lost a race and may try again.
+func (d *Deque[T]) stealOne() (v T, ok, empty bool) {
+	// Load the ring before top: every index we can read from r is then at
+	// least r.low (r existed before our load of top, so top >= r.low), which
+	// is what lets the owner write fresh slots of r without a check.
+	r := d.ring.Load()
+	t := d.top.Load()
+	// Load bottom after top: if the owner popped index t without a CAS, it
+	// stored bottom <= t before it loaded top < t, so we see bottom <= t.
+	b := d.bottom.Load()
+	if t >= b {
+		return v, false, true
+	}
+	if r == nil {
+		return v, false, false // the first ring appeared after our load
+	}
+	// Read before claiming, as in Chase-Lev: after a successful CAS the
+	// owner may reuse the slot at once.
+	v = r.buf[t&r.mask]
+	// If the ring changed since we loaded it, index t may have been pushed
+	// into the newer ring only; our value could be stale. Try again.
+	if d.ring.Load() != r {
+		return v, false, false
+	}
+	if !d.top.CompareAndSwap(t, t+1) {
+		return v, false, false
+	}
+	return v, true, false
+}
+
+// StealHalf moves up to half of the values in d (at least one when d is not
+// empty) to the bottom of dst, oldest first, and returns how many it moved.
+// The caller must be dst's owner; dst must not be d.
+//
+// Each value is claimed with its own CAS on top, so the owner's CAS-free Pop
+// can never hand out a value a thief also took (see docs/deque.md for the race
+// a one-CAS "advance top by n" version has against that Pop).
+func (d *Deque[T]) StealHalf(dst *Deque[T]) int {
+	if dst == d {
+		panic("wsdeque: StealHalf with dst == d")
+	}
+	t, b := d.top.Load(), d.bottom.Load()
+	if b <= t {
+		return 0
+	}
+	want := max(1, int((b-t)/2))
+	moved := 0
+	d.inflight.Add(1)
+	for moved < want {
+		v, ok, empty := d.stealOne()
+		if empty {
+			break
+		}
+		if ok {
+			// dst.Push never waits for anyone, so holding d.inflight
+			// across it cannot deadlock two thieves stealing from each
+			// other.
+			dst.Push(v)
+			moved++
+		}
+	}
+	d.inflight.Add(-1)
+	return moved
+}
+
+// Len returns the number of values in the deque at some instant during the
+// call. With concurrent callers it is a snapshot, already stale on return.
+func (d *Deque[T]) Len() int {
+	for {
+		t := d.top.Load()
+		b := d.bottom.Load()
+		if t == d.top.Load() {
+			return int(max(0, b-t))
+		}
+	}
+}
+
+// Cap returns the size of the current ring. Owner only (a snapshot otherwise).
+func (d *Deque[T]) Cap() int {
+	if r := d.ring.Load(); r != nil {
+		return len(r.buf)
+	}
+	return 0
+}

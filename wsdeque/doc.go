@@ -1,0 +1,31 @@
+// Package wsdeque provides Deque, a generic Chase-Lev work-stealing deque.
+//
+// One goroutine owns a Deque and uses it as a stack: Push and Pop work at the
+// bottom, newest first, and cost one fenced store each and no lock. Any number
+// of other goroutines, the thieves, take the oldest values from the top with
+// Steal (one CAS) or move half of them to a deque of their own with StealHalf.
+// A fork-join scheduler gives each worker one Deque: a worker pushes the work
+// it forks and pops it back when nobody took it, and idle workers steal.
+//
+// # Invariants
+//
+//   - Indices are int64 and only grow at the top: top counts values ever taken
+//     from the top, bottom is where the next Push writes; bottom - top is the
+//     length. Pop on an empty deque cannot underflow.
+//   - Every value pushed is removed at most once: by Pop, by Steal or by
+//     StealHalf. Thieves claim index top with a CAS; the owner claims the
+//     last value with the same CAS and every other value by moving bottom
+//     below it before it reads top.
+//   - The ring is a power of two and grows by doubling when full. The owner
+//     never writes to a ring after replacing it, so a thief that still holds
+//     an old ring reads consistent values; the garbage collector keeps that
+//     ring alive for as long as the thief needs it.
+//   - No slot is written while a thief may be reading it: thieves announce
+//     themselves in a counter, and the owner moves to a fresh ring instead of
+//     reusing a slot that a slow thief might still read. The race detector
+//     therefore never sees a racing pair of accesses.
+//
+// docs/deque.md in the repository gives the algorithm, the memory-ordering
+// argument under Go's sequentially consistent sync/atomic, and why StealHalf
+// claims values one CAS at a time.
+package wsdeque
