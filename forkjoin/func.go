@@ -1,0 +1,189 @@
+package forkjoin
+
+import "unsafe"
+
+// A Func is a task body registered once, for forks that allocate nothing.
+//
+// Join's closures escape to the heap, since a thief may run them: each Join
+// costs a job record and usually a closure. A Func instead forks job records
+// that carry the argument and the result by value, and each worker keeps the
+// records it used on a free list, so a fork in steady state allocates nothing.
+// Make Funcs once (a package-level variable, or once per call of a generic
+// algorithm) and fork them as often as you like:
+//
+//	var fib = forkjoin.NewFunc(func(w *forkjoin.Worker, n int) int {
+//		if n < 2 {
+//			return n
+//		}
+//		a, b := fib.Join(w, n-1, n-2)
+//		return a + b
+//	})
+type Func[A, R any] struct {
+	fn func(w *Worker, a A) R
+}
+
+// NewFunc returns a Func that runs fn. It panics if fn is nil.
+func NewFunc[A, R any](fn func(w *Worker, a A) R) *Func[A, R] {
+	if fn == nil {
+		panic("forkjoin.NewFunc: fn is nil")
+	}
+	return &Func[A, R]{fn: fn}
+}
+
+// funcJob is a Func's job record.
+type funcJob[A, R any] struct {
+	job
+	f   *Func[A, R]
+	arg A
+	res R
+}
+
+func (j *funcJob[A, R]) execute(w *Worker) {
+	j.res, j.panic = callFunc(w, j.f.fn, j.arg)
+	w.flushStats()
+	j.latch.set(j.owner)
+}
+
+func callFunc[A, R any](w *Worker, fn func(*Worker, A) R, a A) (r R, pe *PanicError) {
+	defer func() {
+		if v := recover(); v != nil {
+			pe = asPanicError(v)
+		}
+	}()
+	return fn(w, a), nil
+}
+
+// Call runs f on a in the calling task, without forking.
+func (f *Func[A, R]) Call(w *Worker, a A) R { return f.fn(w, a) }
+
+// Join runs f(a) and f(b) in parallel and returns both results: f(b) is made
+// stealable and f(a) runs at once on w; then w takes f(b) back and runs it
+// itself unless a thief took it first, in which case w helps with other work
+// until the thief is done. A panic on either side is re-raised as a
+// *PanicError after both sides have finished.
+func (f *Func[A, R]) Join(w *Worker, a, b A) (ra, rb R) {
+	j := f.get(w)
+	j.arg = b
+	w.fork(&j.job)
+	// The deferred settle costs a few nanoseconds; it is what lets a panic in
+	// f(a) wait for f(b) before it leaves this frame.
+	st := joinRunningA
+	defer func() {
+		if st != joinDone {
+			w.settle(&j.job, st, recover())
+		}
+	}()
+	ra = f.fn(w, a)
+	if w.takeBack(&j.job) {
+		st = joinRunningB
+		rb = f.fn(w, j.arg)
+	} else {
+		st = joinDone
+		w.waitFor(&j.job.latch, &j.job)
+		rb = j.res
+		if pe := j.panic; pe != nil {
+			f.put(w, j)
+			panic(pe)
+		}
+	}
+	st = joinDone
+	f.put(w, j)
+	return ra, rb
+}
+
+// Fork makes f(a) stealable and returns a handle to join it later, in any
+// order, exactly once, from the same task.
+func (f *Func[A, R]) Fork(w *Worker, a A) Forked[A, R] {
+	j := f.get(w)
+	j.arg = a
+	w.fork(&j.job)
+	return Forked[A, R]{j: j, gen: j.gen}
+}
+
+// Forked is a pending Func.Fork. It is a small value: copy it freely, but
+// join it once.
+type Forked[A, R any] struct {
+	j   *funcJob[A, R]
+	gen uint32
+}
+
+// Join waits for the forked call and returns its result: it runs it inline
+// if nobody stole it, or helps until the thief is done. A panic in the call is
+// re-raised as a *PanicError. Join panics if the handle was already joined.
+func (h Forked[A, R]) Join(w *Worker) R {
+	j := h.j
+	if j == nil || j.gen != h.gen {
+		panic("forkjoin: Forked joined twice (or a zero Forked)")
+	}
+	f := j.f
+	if w.takeBack(&j.job) {
+		r, pe := callFunc(w, f.fn, j.arg)
+		f.put(w, j)
+		if pe != nil {
+			panic(pe)
+		}
+		return r
+	}
+	w.waitFor(&j.job.latch, &j.job)
+	r, pe := j.res, j.panic
+	f.put(w, j)
+	if pe != nil {
+		panic(pe)
+	}
+	return r
+}
+
+// Free records are cached per worker in a small table keyed by the Func, so
+// that a Func needs no registration and a dropped Func leaves nothing behind
+// but a few records, which the next Func hashing to the same entry releases.
+const funcCacheSize = 16
+
+type funcCacheEntry struct {
+	key  unsafe.Pointer // the *Func[A, R] whose records head holds
+	head *job
+	n    int
+}
+
+const maxFreeRecords = 256 // per worker and Func: bounds memory after a burst
+
+func (f *Func[A, R]) entry(w *Worker) *funcCacheEntry {
+	k := uintptr(unsafe.Pointer(f))
+	return &w.funcs[(k>>4^k>>10)%funcCacheSize]
+}
+
+func (f *Func[A, R]) get(w *Worker) *funcJob[A, R] {
+	e := f.entry(w)
+	if e.key == unsafe.Pointer(f) && e.head != nil {
+		j := e.head
+		e.head = j.next
+		e.n--
+		j.next = nil
+		// The entry's key guarantees the record is a *funcJob[A, R]
+		// whose header is its first field.
+		return (*funcJob[A, R])(unsafe.Pointer(j))
+	}
+	j := &funcJob[A, R]{f: f}
+	j.run = j
+	j.owner = w
+	return j
+}
+
+func (f *Func[A, R]) put(w *Worker, j *funcJob[A, R]) {
+	if j.latch.state.Load() != latchUnset {
+		j.reset()
+	}
+	var a A
+	var r R
+	j.arg, j.res = a, r // drop references the caller's data may hold
+	j.gen++
+	e := f.entry(w)
+	if e.key != unsafe.Pointer(f) {
+		e.key, e.head, e.n = unsafe.Pointer(f), nil, 0
+	}
+	if e.n >= maxFreeRecords {
+		return
+	}
+	j.next = e.head
+	e.head = &j.job
+	e.n++
+}

@@ -1,0 +1,38 @@
+package forkjoin
+
+import "sync/atomic"
+
+// executor is implemented by every job record. execute runs the job's body on
+// w, records a panic instead of propagating it, and signals completion.
+type executor interface {
+	execute(w *Worker)
+}
+
+// job is the header every job record embeds first. The deques hold *job; the
+// record behind it is reached through run.
+//
+// A record is written by the forking worker before it is published (the
+// deque's or queue's publishing store orders those writes before any thief's
+// read) and, when a thief runs it, by that thief before it sets the latch
+// (which orders them before the joiner's read).
+type job struct {
+	run   executor // the record that embeds this header
+	latch latch    // set when a thief (or a helper) has finished running it
+	owner *Worker  // the worker that forked it and will join it; nil for roots
+	root  *root    // the invocation it belongs to (its context)
+	// thief is 1 + the ID of the worker that ran the job after stealing it,
+	// 0 while nobody did. A joiner waiting for the job steals from there
+	// first: the thief's deque holds the job's own children.
+	thief atomic.Int32
+	panic *PanicError // set by execute when the body panicked
+	next  *job        // free-list link
+	gen   uint32      // bumped on every reuse, to catch a double Join
+}
+
+// reset makes a record that was completed by another worker ready for reuse.
+// Records that the joiner took back and ran itself never touched these fields.
+func (j *job) reset() {
+	j.latch.state.Store(latchUnset)
+	j.thief.Store(0)
+	j.panic = nil
+}

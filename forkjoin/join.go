@@ -1,0 +1,120 @@
+package forkjoin
+
+// joinState tracks where a Join is, for its deferred panic handling.
+type joinState uint8
+
+const (
+	joinRunningA joinState = iota // running the inline side; the other side is forked
+	joinRunningB                  // took the forked side back; running it inline
+	joinDone                      // both sides finished
+)
+
+// settle runs when a Join's frame unwinds early: v is the recovered panic
+// value (nil for runtime.Goexit). If the forked side j may still be pending,
+// settle takes it back (it never runs) or waits for its thief, so that the
+// panic leaves the Join only after both sides have finished, as the caller
+// may free data the forked side is using. Then it re-raises v.
+func (w *Worker) settle(j *job, st joinState, v any) {
+	var pe *PanicError
+	if v != nil {
+		pe = asPanicError(v) // here, while the panicking frames are still on the stack
+	}
+	if st == joinRunningA && !w.takeBack(j) {
+		w.waitFor(&j.latch, j) // its own panic, if any, loses to ours
+	}
+	if pe != nil {
+		panic(pe)
+	}
+}
+
+// closureJob is the record of a closure forked by Join or Spawn.
+type closureJob[T any] struct {
+	job
+	fn  func(*Worker) T
+	res T
+}
+
+func (j *closureJob[T]) execute(w *Worker) {
+	j.res, j.panic = call(w, j.fn)
+	w.flushStats()
+	j.latch.set(j.owner)
+}
+
+func newClosureJob[T any](w *Worker, fn func(*Worker) T) *closureJob[T] {
+	j := &closureJob[T]{fn: fn}
+	j.run = j
+	j.owner = w
+	return j
+}
+
+// Join runs fa and fb in parallel and returns both results. It is
+// work-first: fb is made stealable, fa runs at once on w, then w takes fb back
+// and runs it unless a thief took it, in which case w helps (stealing first
+// from that thief) until fb is done. A panic on either side is re-raised as a
+// *PanicError once both sides have finished; if both panic, fa's wins.
+//
+// Each Join allocates its job record, and fb's closure escapes to the heap if
+// it captures variables. For recursion with millions of forks, use a Func.
+func Join[A, B any](w *Worker, fa func(*Worker) A, fb func(*Worker) B) (a A, b B) {
+	if fa == nil || fb == nil {
+		panic("forkjoin.Join: fa and fb must not be nil")
+	}
+	j := newClosureJob(w, fb)
+	w.fork(&j.job)
+	st := joinRunningA
+	defer func() {
+		if st != joinDone {
+			w.settle(&j.job, st, recover())
+		}
+	}()
+	a = fa(w)
+	if w.takeBack(&j.job) {
+		st = joinRunningB
+		b = fb(w)
+	} else {
+		st = joinDone
+		w.waitFor(&j.job.latch, &j.job)
+		if j.panic != nil {
+			panic(j.panic)
+		}
+		b = j.res
+	}
+	st = joinDone
+	return a, b
+}
+
+// Do runs every function in parallel and returns when all have finished. A
+// panic is re-raised as a *PanicError after all have finished.
+func Do(w *Worker, fns ...func(*Worker)) {
+	for i, fn := range fns {
+		if fn == nil {
+			panic("forkjoin.Do: fns[" + itoa(i) + "] is nil")
+		}
+	}
+	switch len(fns) {
+	case 0:
+		return
+	case 1:
+		fns[0](w)
+		return
+	}
+	Scope(w, func(s *S) {
+		for _, fn := range fns[1:] {
+			s.Go(fn)
+		}
+		fns[0](w)
+	})
+}
+
+func itoa(i int) string {
+	if i == 0 {
+		return "0"
+	}
+	var b [20]byte
+	n := len(b)
+	for ; i > 0; i /= 10 {
+		n--
+		b[n] = byte('0' + i%10)
+	}
+	return string(b[n:])
+}

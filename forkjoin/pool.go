@@ -1,0 +1,110 @@
+package forkjoin
+
+import (
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// A Pool is a set of worker goroutines that run fork-join tasks. Make one with
+// New, or use Default. A Pool is safe for use by any number of goroutines.
+type Pool struct {
+	workers []*Worker
+	mode    Mode
+	steal   StealPolicy
+
+	injector queue // root tasks from Invoke
+	shared   queue // every forked task, in SharedQueue mode
+	sleep    sleep
+
+	mu       sync.Mutex // guards closed and the Add side of active
+	closed   bool
+	active   sync.WaitGroup // invocations not yet finished
+	shutdown atomic.Bool    // set once no invocation can run: workers exit
+	wg       sync.WaitGroup // worker goroutines
+	close    sync.Once
+}
+
+// New starts a pool. With no options it has runtime.GOMAXPROCS(0) workers,
+// work stealing and steal-half. Close it when done to stop its goroutines; an
+// idle pool's workers are parked and use no CPU.
+func New(opts ...Option) *Pool {
+	c := defaultConfig()
+	for _, o := range opts {
+		if o == nil {
+			panic("forkjoin.New: nil Option")
+		}
+		o(&c)
+	}
+	p := &Pool{mode: c.mode, steal: c.steal}
+	p.workers = make([]*Worker, c.workers)
+	seed := uint64(time.Now().UnixNano()) | 1
+	for i := range p.workers {
+		p.workers[i] = &Worker{
+			pool:   p,
+			id:     i,
+			shared: c.mode == SharedQueue,
+			rng:    seed + uint64(i)*0x9E3779B97F4A7C15 | 1,
+			wake:   make(chan struct{}, 1),
+		}
+	}
+	p.wg.Add(len(p.workers))
+	for _, w := range p.workers {
+		go w.loop()
+	}
+	return p
+}
+
+var defaultPool struct {
+	once sync.Once
+	p    *Pool
+}
+
+// Default returns a process-wide pool with runtime.GOMAXPROCS(0) workers, made
+// on first use. It lives as long as the process: Close on it does nothing.
+func Default() *Pool {
+	defaultPool.once.Do(func() { defaultPool.p = New() })
+	return defaultPool.p
+}
+
+// Workers returns the number of workers.
+func (p *Pool) Workers() int { return len(p.workers) }
+
+// Mode returns the pool's scheduling mode.
+func (p *Pool) Mode() Mode { return p.mode }
+
+// Close waits for running invocations to finish, then stops the workers and
+// waits for their goroutines to exit. It is idempotent: every call returns
+// once the pool is closed. Invoke after Close panics with ErrClosed. Close must
+// not be called from a task of the same pool (it would wait for itself).
+func (p *Pool) Close() {
+	if p == defaultPool.p {
+		return
+	}
+	p.close.Do(func() {
+		p.mu.Lock()
+		p.closed = true
+		p.mu.Unlock()
+		p.active.Wait()
+		p.shutdown.Store(true)
+		p.sleep.wakeAll()
+		p.wg.Wait()
+	})
+}
+
+// hasWork reports whether any queue or deque holds a task: the last look a
+// worker takes before it parks.
+func (p *Pool) hasWork() bool {
+	if !p.injector.empty() {
+		return true
+	}
+	if p.mode == SharedQueue {
+		return !p.shared.empty()
+	}
+	for _, w := range p.workers {
+		if w.deque.Len() > 0 {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,135 @@
+package forkjoin
+
+import "sync/atomic"
+
+// S is a scope: a set of spawned tasks that Scope waits for.
+type S struct {
+	w       *Worker
+	pending atomic.Int64 // tasks spawned and not finished
+	sleepy  atomic.Bool  // the owner armed the scope and may be parked
+	panic   atomic.Pointer[PanicError]
+}
+
+// Scope calls body with a scope, on which body spawns any number of tasks
+// with s.Go, and returns when body and every spawned task have finished. While
+// it waits, the worker runs the scope's tasks itself and helps with others'. A
+// panic in body or in any task is re-raised as a *PanicError after all have
+// finished (the first one recorded wins).
+func Scope(w *Worker, body func(s *S)) {
+	if body == nil {
+		panic("forkjoin.Scope: body is nil")
+	}
+	s := &S{w: w}
+	if pe := callScopeBody(s, body); pe != nil {
+		s.panic.CompareAndSwap(nil, pe)
+	}
+	// Our own tasks sit on top of our deque (or at the back of the shared
+	// queue), where waitFor looks first; stolen ones we wait for, helping.
+	w.waitFor(s, nil)
+	if pe := s.panic.Load(); pe != nil {
+		panic(pe)
+	}
+}
+
+// Go spawns fn in the scope. Call it from body, or from code body runs inline
+// on the same worker; a task spawned by Go that wants to spawn more into the
+// scope uses s.GoFrom with its own worker. Once the invocation is canceled
+// (see InvokeContext), Go starts nothing.
+func (s *S) Go(fn func(w *Worker)) { s.GoFrom(s.w, fn) }
+
+// GoFrom spawns fn in the scope from a task running on w, which may be a
+// different worker than the one that opened the scope.
+func (s *S) GoFrom(w *Worker, fn func(w *Worker)) {
+	if fn == nil {
+		panic("forkjoin.S.Go: fn is nil")
+	}
+	if w.Canceled() {
+		return
+	}
+	j := w.scopeJob()
+	j.fn, j.s = fn, s
+	s.pending.Add(1)
+	w.fork(&j.job)
+}
+
+func (s *S) done() bool { return s.pending.Load() == 0 }
+
+func (s *S) arm() bool {
+	s.sleepy.Store(true)
+	return s.pending.Load() != 0
+}
+
+// finish records that one task ended and wakes the owner if it was the last
+// and the owner may be parked. Sequential consistency pairs the owner's store
+// to sleepy before its load of pending with our decrement before our load of
+// sleepy: one of us sees the other.
+func (s *S) finish() {
+	if s.pending.Add(-1) == 0 && s.sleepy.Load() {
+		s.w.signal()
+	}
+}
+
+// scopeJob is the record of a task spawned in a scope. Records are recycled
+// by the worker that ran them.
+type scopeJob struct {
+	job
+	fn       func(*Worker)
+	s        *S
+	nextFree *scopeJob
+}
+
+func (j *scopeJob) execute(w *Worker) {
+	fn, s := j.fn, j.s
+	j.fn, j.s = nil, nil
+	if !w.Canceled() {
+		if pe := callVoid(w, fn); pe != nil {
+			s.panic.CompareAndSwap(nil, pe)
+		}
+	}
+	w.freeScopeJob(j)
+	w.flushStats()
+	s.finish()
+}
+
+const maxFreeScopeJobs = 1024
+
+func (w *Worker) scopeJob() *scopeJob {
+	j := w.scopes
+	if j == nil {
+		j = &scopeJob{}
+		j.run = j
+	} else {
+		w.scopes, j.nextFree = j.nextFree, nil
+		w.nScope--
+	}
+	j.owner = w
+	return j
+}
+
+func (w *Worker) freeScopeJob(j *scopeJob) {
+	if w.nScope < maxFreeScopeJobs {
+		j.nextFree = w.scopes
+		w.scopes = j
+		w.nScope++
+	}
+}
+
+func callScopeBody(s *S, body func(*S)) (pe *PanicError) {
+	defer func() {
+		if v := recover(); v != nil {
+			pe = asPanicError(v)
+		}
+	}()
+	body(s)
+	return nil
+}
+
+func callVoid(w *Worker, fn func(*Worker)) (pe *PanicError) {
+	defer func() {
+		if v := recover(); v != nil {
+			pe = asPanicError(v)
+		}
+	}()
+	fn(w)
+	return nil
+}

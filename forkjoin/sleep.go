@@ -1,0 +1,131 @@
+package forkjoin
+
+import (
+	"sync"
+	"sync/atomic"
+)
+
+// sleep is the pool's idle/wake protocol.
+//
+// A worker that runs out of work first searches (counted in searching), then
+// parks: it adds itself to parked, raises idle, looks for work once more and
+// only then blocks on its wake channel. A producer publishes work first (a
+// deque push, a queue append) and then reads idle and searching. Go's atomics
+// are sequentially consistent, so for any producer and parking worker either
+// the producer sees idle > 0, or the worker's last look sees the work: a wake-up
+// cannot be lost.
+//
+// A producer wakes one parked worker, and only when nobody is searching: a
+// searching worker will find the work itself. When the last searcher finds
+// work it wakes one more worker, which searches in turn. Wake-ups thus spread
+// one at a time as long as work keeps appearing, with no thundering herd.
+type sleep struct {
+	searching atomic.Int32 // workers looking for work, awake
+	idle      atomic.Int32 // len(parked), readable without the lock
+
+	mu     sync.Mutex
+	parked []*Worker
+}
+
+// notify is called after new work was published.
+func (s *sleep) notify() {
+	if s.idle.Load() != 0 && s.searching.Load() == 0 {
+		s.wakeOne()
+	}
+}
+
+// wakeOne wakes the most recently parked worker (its cache is the warmest).
+func (s *sleep) wakeOne() {
+	s.mu.Lock()
+	n := len(s.parked)
+	if n == 0 {
+		s.mu.Unlock()
+		return
+	}
+	w := s.parked[n-1]
+	s.parked = s.parked[:n-1]
+	w.isParked = false
+	s.idle.Add(-1)
+	s.mu.Unlock()
+	w.stats.wakeups.Add(1)
+	w.signal()
+}
+
+// wakeAll wakes every parked worker (used by Close).
+func (s *sleep) wakeAll() {
+	s.mu.Lock()
+	ws := s.parked
+	s.parked = nil
+	for _, w := range ws {
+		w.isParked = false
+	}
+	s.idle.Add(-int32(len(ws)))
+	s.mu.Unlock()
+	for _, w := range ws {
+		w.signal()
+	}
+}
+
+// startSearching and stopSearching bracket a worker's search for work. When
+// the last searcher finds work, there may be more where it came from, so it
+// wakes a parked worker to keep looking.
+func (s *sleep) startSearching() { s.searching.Add(1) }
+
+func (s *sleep) stopSearching(found bool) {
+	if s.searching.Add(-1) == 0 && found && s.idle.Load() != 0 {
+		s.wakeOne()
+	}
+}
+
+// park blocks w until it is woken. pr, if not nil, is the condition w waits
+// for (a latch or a scope); park returns at once if it already holds. After
+// park returns the caller looks for work or checks its condition again:
+// wake-ups can be spurious.
+func (w *Worker) park(pr probe) {
+	p := w.pool
+	s := &p.sleep
+	if pr != nil && !pr.arm() {
+		return
+	}
+	s.mu.Lock()
+	s.parked = append(s.parked, w)
+	w.isParked = true
+	s.idle.Add(1)
+	s.mu.Unlock()
+
+	// The last look, after raising idle (see the type comment).
+	if p.hasWork() || (pr != nil && pr.done()) || p.shutdown.Load() {
+		w.unpark()
+		return
+	}
+	w.stats.parks.Add(1)
+	<-w.wake
+	w.unpark()
+}
+
+// unpark removes w from the parked list if nobody else did (a latch or a
+// scope wakes its owner directly, without taking it off the list).
+func (w *Worker) unpark() {
+	s := &w.pool.sleep
+	s.mu.Lock()
+	if w.isParked {
+		for i, x := range s.parked {
+			if x == w {
+				s.parked = append(s.parked[:i], s.parked[i+1:]...)
+				break
+			}
+		}
+		w.isParked = false
+		s.idle.Add(-1)
+	}
+	s.mu.Unlock()
+}
+
+// signal hands w a wake-up token. The channel holds one token, so wake-ups
+// that arrive while one is pending merge into it.
+func (w *Worker) signal() {
+	select {
+	case w.wake <- struct{}{}:
+	default:
+	}
+}

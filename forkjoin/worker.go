@@ -1,0 +1,246 @@
+package forkjoin
+
+import (
+	"context"
+	"runtime"
+
+	"github.com/fjkit/fjkit/wsdeque"
+)
+
+// Tuning of the idle loop. A search round probes every other worker once.
+const (
+	searchRounds = 4  // rounds an idle worker searches before it parks
+	waitRounds   = 16 // rounds a joiner helps before it parks on its latch
+)
+
+// A Worker is one of a pool's goroutines. Tasks receive the Worker running
+// them and pass it to Join, Spawn, Scope and For. A *Worker belongs to the
+// task it was handed to: do not keep it, or use it from another goroutine.
+type Worker struct {
+	pool   *Pool
+	id     int
+	shared bool // the pool's mode is SharedQueue
+	deque  wsdeque.Deque[*job]
+	rng    uint64
+	root   *root // the invocation whose task is running
+	nTasks uint64
+
+	wake     chan struct{} // parking semaphore, capacity 1
+	isParked bool          // in pool.sleep.parked; guarded by pool.sleep.mu
+
+	funcs  [funcCacheSize]funcCacheEntry // free records of Funcs, see func.go
+	scopes *scopeJob                     // free scope-job records
+	nScope int
+
+	stats workerStats
+}
+
+// ID returns the worker's index in its pool, from 0 to Workers()-1.
+func (w *Worker) ID() int { return w.id }
+
+// Pool returns the pool the worker belongs to.
+func (w *Worker) Pool() *Pool { return w.pool }
+
+// Context returns the context of the invocation whose task w is running:
+// the one given to InvokeContext, or context.Background.
+func (w *Worker) Context() context.Context {
+	if w.root != nil && w.root.ctx != nil {
+		return w.root.ctx
+	}
+	return context.Background()
+}
+
+// Canceled reports whether the running invocation's context is done. It is a
+// single atomic load, cheap enough to check before every fork. For, ForRange,
+// Reduce and Scope stop starting new work once it returns true.
+func (w *Worker) Canceled() bool {
+	return w.root != nil && w.root.canceled.Load()
+}
+
+// loop is the worker goroutine: run work while there is any, search a little
+// when there is none, then park until woken.
+func (w *Worker) loop() {
+	defer w.pool.wg.Done()
+	p := w.pool
+	for {
+		if j := w.find(); j != nil {
+			w.execute(j)
+			continue
+		}
+		p.sleep.startSearching()
+		var j *job
+		for i := 0; i < searchRounds && j == nil; i++ {
+			runtime.Gosched()
+			j = w.find()
+		}
+		p.sleep.stopSearching(j != nil)
+		if j != nil {
+			w.execute(j)
+			continue
+		}
+		if p.shutdown.Load() {
+			return
+		}
+		w.park(nil)
+	}
+}
+
+// find returns a job to run: from the worker's own deque, the injector, or
+// (one round) another worker's deque. In shared mode, from the shared queue.
+func (w *Worker) find() *job {
+	p := w.pool
+	if w.shared {
+		if j := p.shared.popFront(&w.stats); j != nil {
+			return j
+		}
+		return p.injector.popFront(nil)
+	}
+	if j, ok := w.deque.Pop(); ok {
+		return j
+	}
+	if j := p.injector.popFront(nil); j != nil {
+		return j
+	}
+	return w.stealRound()
+}
+
+// stealRound probes every other worker once, starting at a random one.
+func (w *Worker) stealRound() *job {
+	ws := w.pool.workers
+	n := len(ws)
+	if n == 1 {
+		return nil
+	}
+	start := int(w.random() % uint64(n))
+	for i := range n {
+		v := ws[(start+i)%n]
+		if v == w {
+			continue
+		}
+		if j := w.stealFrom(v); j != nil {
+			return j
+		}
+	}
+	return nil
+}
+
+// stealFrom takes work from v's deque according to the pool's policy and
+// returns a job to run now. With StealHalf the rest of the batch lands in w's
+// own deque, where w's later pops and other thieves find it.
+func (w *Worker) stealFrom(v *Worker) *job {
+	if v.deque.Len() == 0 {
+		return nil
+	}
+	w.stats.stealAttempts.Add(1)
+	if w.pool.steal == StealOne {
+		j, ok := v.deque.Steal()
+		if !ok {
+			return nil
+		}
+		w.stats.steals.Add(1)
+		w.stats.stolen.Add(1)
+		return j
+	}
+	n := v.deque.StealHalf(&w.deque)
+	if n == 0 {
+		return nil
+	}
+	w.stats.steals.Add(1)
+	w.stats.stolen.Add(uint64(n))
+	j, _ := w.deque.Pop() // we just pushed n >= 1 and nobody pops our deque but us
+	return j
+}
+
+// execute runs a job that did not come back to its joiner inline.
+func (w *Worker) execute(j *job) {
+	if j.owner != nil && j.owner != w {
+		j.thief.Store(int32(w.id + 1))
+	}
+	saved := w.root
+	w.root = j.root
+	j.run.execute(w)
+	w.root = saved
+}
+
+// fork publishes j: on w's deque, or on the shared queue in shared mode.
+func (w *Worker) fork(j *job) {
+	j.root = w.root
+	w.nTasks++
+	p := w.pool
+	if w.shared {
+		p.shared.push(j, &w.stats)
+	} else {
+		w.deque.Push(j)
+	}
+	p.sleep.notify()
+}
+
+// takeBack tries to reclaim j, which w forked, so that w can run it inline.
+// It reports false when j was taken by another worker (or already run). In
+// work-stealing mode jobs w forked after j and has not joined yet (a Future
+// joined out of order) come off the deque first; they are run on the spot,
+// and their own joins later find them done.
+func (w *Worker) takeBack(j *job) bool {
+	if w.shared {
+		return w.pool.shared.popBack(j, &w.stats) != nil
+	}
+	for {
+		x, ok := w.deque.Pop()
+		if !ok {
+			return false
+		}
+		if x == j {
+			return true
+		}
+		w.execute(x)
+	}
+}
+
+// waitFor helps until pr holds: it runs leftover work of its own, steals from
+// hint (the thief of the awaited job, whose deque holds that job's children),
+// then from anyone, and parks on pr when there is nothing to take.
+func (w *Worker) waitFor(pr probe, hint *job) {
+	idle := 0
+	for !pr.done() {
+		if x := w.findHelp(hint); x != nil {
+			w.execute(x)
+			idle = 0
+			continue
+		}
+		if idle < waitRounds {
+			idle++
+			runtime.Gosched()
+			continue
+		}
+		w.park(pr)
+		idle = 0
+	}
+}
+
+func (w *Worker) findHelp(hint *job) *job {
+	p := w.pool
+	if w.shared {
+		return p.shared.popBack(nil, &w.stats)
+	}
+	if j, ok := w.deque.Pop(); ok {
+		return j
+	}
+	if hint != nil {
+		if t := hint.thief.Load(); t > 0 {
+			if j := w.stealFrom(p.workers[t-1]); j != nil {
+				return j
+			}
+		}
+	}
+	return w.stealRound()
+}
+
+// random is xorshift64*: a few cycles, no shared state.
+func (w *Worker) random() uint64 {
+	x := w.rng
+	x ^= x >> 12
+	x ^= x << 25
+	x ^= x >> 27
+	w.rng = x
+	return x * 2685821657736338717
+}
