@@ -1,0 +1,187 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"image/png"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func TestFlagErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"nosuch"}, `unknown subcommand "nosuch"`},
+		{[]string{"-nosuch"}, "flag provided but not defined: -nosuch"},
+		{[]string{"-workers", "1,x"}, `-workers: "x" is not a positive integer`},
+		{[]string{"-workers", "0"}, `-workers: "0" is not a positive integer`},
+		{[]string{"-weights", ""}, `-weights: "" is not a positive integer`},
+		{[]string{"-mode", "fast"}, `-mode must be ws, shared or both, not "fast"`},
+		{[]string{"-format", "xml"}, `-format must be one of table, csv, json, bench, not "xml"`},
+		{[]string{"-runs", "0"}, "-runs must be at least 1"},
+		{[]string{"-tasks", "0"}, "-tasks must be at least 1"},
+		{[]string{"-plot", "out.pdf"}, `-plot needs a file ending in .svg or .png, not "out.pdf"`},
+		{[]string{"-n", "-3"}, "must not be negative"},
+		{[]string{"all", "-n", "10"}, "give them with one subcommand"},
+		{[]string{"seed", "extra"}, `unexpected argument "extra"`},
+		{[]string{"-runs", "2", "seed", "fib"}, `unexpected argument "fib"`},
+		{[]string{"-runs"}, "flag needs an argument: -runs"},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run(tc.args, &stdout, &stderr)
+		if code != 2 {
+			t.Errorf("run(%q) = %d, want 2", tc.args, code)
+		}
+		if !strings.Contains(stderr.String(), tc.msg) || !strings.Contains(stderr.String(), "usage: fjbench") {
+			t.Errorf("run(%q) stderr = %q, want it to contain %q and the usage", tc.args, stderr.String(), tc.msg)
+		}
+		if stdout.Len() != 0 {
+			t.Errorf("run(%q) wrote to stdout: %q", tc.args, stdout.String())
+		}
+	}
+}
+
+func TestHelp(t *testing.T) {
+	for _, args := range [][]string{{"-h"}, {"help"}} {
+		var stdout, stderr bytes.Buffer
+		if code := run(args, &stdout, &stderr); code != 0 {
+			t.Errorf("run(%q) = %d, want 0", args, code)
+		}
+		for _, s := range scenarios {
+			if !strings.Contains(stdout.String(), "  "+s.name+" ") {
+				t.Errorf("run(%q): usage does not list subcommand %s:\n%s", args, s.name, stdout.String())
+			}
+		}
+	}
+}
+
+func TestPlotFiles(t *testing.T) {
+	dir := t.TempDir()
+	svg := filepath.Join(dir, "out.svg")
+	if err := writePlotFile(svg, fixedReport()); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(svg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A well-formed XML document whose root element is <svg>.
+	dec := xml.NewDecoder(bytes.NewReader(data))
+	root := ""
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("%s is not well-formed XML: %v", svg, err)
+		}
+		if se, ok := tok.(xml.StartElement); ok && root == "" {
+			root = se.Name.Local
+		}
+	}
+	if root != "svg" {
+		t.Fatalf("%s: root element %q, want svg", svg, root)
+	}
+	if !bytes.Contains(data, []byte("seed weight=4: speed-up")) {
+		t.Errorf("%s lacks the chart title", svg)
+	}
+
+	pngPath := filepath.Join(dir, "out.png")
+	if err := writePlotFile(pngPath, fixedReport()); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(pngPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("%s does not decode as PNG: %v", pngPath, err)
+	}
+	if b := img.Bounds(); b.Dx() < 500 || b.Dy() < 200 {
+		t.Errorf("%s is %v, too small for two charts", pngPath, b)
+	}
+}
+
+func TestPlotNeedsSomethingToPlot(t *testing.T) {
+	rep := &Report{Sections: []Section{{Results: []Result{{Scenario: "x", Scheduler: "serial", Work: 1}}}}}
+	if err := writePlot(io.Discard, ".svg", rep); err == nil {
+		t.Error("writePlot drew a report with no worker counts to vary")
+	}
+}
+
+// smoke runs fjbench on tiny sizes and returns its JSON report.
+func smoke(t *testing.T, args ...string) jsonReport {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	args = append(args, "-runs", "2", "-format", "json")
+	if code := run(args, &stdout, &stderr); code != 0 {
+		t.Fatalf("run(%q) = %d, stderr:\n%s", args, code, stderr.String())
+	}
+	if stderr.Len() != 0 {
+		t.Errorf("run(%q) wrote to stderr, which is not a terminal: %q", args, stderr.String())
+	}
+	var rep jsonReport
+	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
+		t.Fatalf("run(%q): output is not JSON: %v", args, err)
+	}
+	return rep
+}
+
+// checkSmoke asserts that every group agrees on the checksum, that want (if
+// not empty) is that checksum for the group named by its key, and that every
+// scheduler in scheds was measured.
+func checkSmoke(t *testing.T, rep jsonReport, want map[string]string, scheds ...string) {
+	t.Helper()
+	groups := map[string]string{}
+	seen := map[string]bool{}
+	for _, r := range rep.Results {
+		seen[r.Scheduler] = true
+		if len(r.RunsNs) != 2 || r.MedianNs <= 0 {
+			t.Errorf("%s %v %s w=%d: runs %v, median %v; want 2 runs and a positive median", r.Scenario, r.Params, r.Scheduler, r.Workers, r.RunsNs, r.MedianNs)
+		}
+		key := r.Scenario
+		for _, k := range []string{"weight", "n", "cutoff", "algo"} {
+			if v, ok := r.Params[k]; ok {
+				key += " " + k + "=" + v
+			}
+		}
+		if c, ok := groups[key]; ok && c != r.Checksum {
+			t.Errorf("%s: %s w=%d checksum %s, others %s", key, r.Scheduler, r.Workers, r.Checksum, c)
+		}
+		groups[key] = r.Checksum
+	}
+	for k, c := range want {
+		if groups[k] != c {
+			t.Errorf("%s: checksum %s, want %s", k, groups[k], c)
+		}
+	}
+	for _, s := range scheds {
+		if !seen[s] {
+			t.Errorf("scheduler %s was not measured", s)
+		}
+	}
+}
+
+func TestSmokeSeed(t *testing.T) {
+	const tasks = 3000
+	rep := smoke(t, "seed", "-tasks", "3000", "-weights", "4,20", "-workers", "1,3", "-sweep", "1,2")
+	want := map[string]string{}
+	for _, weight := range []int{4, 20} {
+		var sum uint64
+		for i := range tasks {
+			sum += seedTask(uint64(i), weight)
+		}
+		want["seed weight="+strconv.Itoa(weight)] = fmtChecksum(sum)
+	}
+	checkSmoke(t, rep, want, "serial", "chanpool", "errgroup", "goroutines")
+}

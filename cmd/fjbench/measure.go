@@ -1,0 +1,84 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"time"
+)
+
+// contender is one scheduler at one worker count, ready to run a scenario's work.
+type contender struct {
+	scheduler string
+	workers   int             // 0: the scheduler has no worker count
+	prepare   func()          // untimed, before every run (fresh input, reset counters)
+	work      func() uint64   // timed; returns the checksum of the work it did
+	counters  func() Counters // untimed, after every timed run; nil if none
+}
+
+// bench runs contenders: a warm-up, then runs timed runs each.
+type bench struct {
+	runs     int
+	progress io.Writer // nil unless stderr is a terminal
+}
+
+// measure runs c once untimed to warm caches, the pool and the heap, then
+// b.runs times under the clock. The checksum of every run must equal the
+// warm-up's: a scheduler that drops or repeats a task shows up here.
+func (b *bench) measure(base Result, c contender) (Result, error) {
+	r := base
+	r.Params = append([]Param(nil), base.Params...)
+	r.Scheduler, r.Workers = c.scheduler, c.workers
+	label := r.group() + " " + c.scheduler
+	if c.workers > 0 {
+		label += fmt.Sprintf(" w=%d", c.workers)
+	}
+	if c.prepare != nil {
+		c.prepare()
+	}
+	b.show("%s: warm-up", label)
+	want := c.work()
+	for i := range b.runs {
+		if c.prepare != nil {
+			c.prepare()
+		}
+		b.show("%s: run %d/%d", label, i+1, b.runs)
+		start := time.Now()
+		got := c.work()
+		d := time.Since(start)
+		if got != want {
+			return r, fmt.Errorf("%s: checksum %s in run %d, %s in the warm-up", label, fmtChecksum(got), i+1, fmtChecksum(want))
+		}
+		r.Durations = append(r.Durations, d)
+		if c.counters != nil {
+			r.Counters = append(r.Counters, c.counters())
+		}
+	}
+	r.Checksum = want
+	b.show("")
+	return r, nil
+}
+
+// show rewrites the progress line on a terminal; "" clears it.
+func (b *bench) show(format string, args ...any) {
+	if b.progress == nil {
+		return
+	}
+	fmt.Fprintf(b.progress, "\r\033[K"+format, args...)
+}
+
+// checkGroups insists that every result of a group did the same work: equal
+// checksums across schedulers, baselines and worker counts.
+func checkGroups(rs []Result) error {
+	for _, g := range groupsOf(rs) {
+		ref := &rs[g[0]]
+		for _, i := range g[1:] {
+			r := &rs[i]
+			if r.Checksum != ref.Checksum {
+				return fmt.Errorf("%s: %s w=%d computed checksum %s, %s w=%d computed %s",
+					r.group(), r.Scheduler, r.Workers, fmtChecksum(r.Checksum),
+					ref.Scheduler, ref.Workers, fmtChecksum(ref.Checksum))
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,146 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
+)
+
+// writePlotFile draws the report's charts into path, an .svg or a .png.
+func writePlotFile(path string, rep *Report) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := writePlot(f, strings.ToLower(filepath.Ext(path)), rep); err != nil {
+		f.Close()
+		return fmt.Errorf("plot %s: %w", path, err)
+	}
+	return f.Close()
+}
+
+// writePlot draws one row per group that has a worker count to vary: on the
+// left each scheduler's speed-up over its own fewest workers (the seeds'
+// measure: does adding workers help?), on the right the throughput, with the
+// baselines that have no worker count as flat lines.
+func writePlot(w io.Writer, ext string, rep *Report) error {
+	var rows [][]*plot.Plot
+	for _, sec := range rep.Sections {
+		rs := sec.Results
+		sp := speedups(rs)
+		for _, g := range groupsOf(rs) {
+			if row := groupPlots(rs, sp, g); row != nil {
+				rows = append(rows, row)
+			}
+		}
+	}
+	if len(rows) == 0 {
+		return fmt.Errorf("nothing to plot: no scheduler was measured at more than one worker count")
+	}
+	width, height := 11*vg.Inch, vg.Length(len(rows))*3.6*vg.Inch
+	var c vg.CanvasWriterTo
+	switch ext {
+	case ".svg":
+		c = vgsvg.New(width, height)
+	case ".png":
+		c = vgimg.PngCanvas{Canvas: vgimg.New(width, height)}
+	default:
+		return fmt.Errorf("unknown image type %q (want .svg or .png)", ext)
+	}
+	tiles := draw.Tiles{Rows: len(rows), Cols: 2, PadX: vg.Inch / 4, PadY: vg.Inch / 4,
+		PadTop: vg.Inch / 8, PadBottom: vg.Inch / 8, PadLeft: vg.Inch / 8, PadRight: vg.Inch / 8}
+	canvases := plot.Align(rows, tiles, draw.New(c))
+	for i := range rows {
+		for j := range rows[i] {
+			rows[i][j].Draw(canvases[i][j])
+		}
+	}
+	_, err := c.WriteTo(w)
+	return err
+}
+
+func groupPlots(rs []Result, sp []speedup, g []int) []*plot.Plot {
+	first := &rs[g[0]]
+	var scheds []string
+	var workers []int
+	for _, i := range g {
+		r := &rs[i]
+		if r.Workers > 0 {
+			if !slices.Contains(scheds, r.Scheduler) {
+				scheds = append(scheds, r.Scheduler)
+			}
+			if !slices.Contains(workers, r.Workers) {
+				workers = append(workers, r.Workers)
+			}
+		}
+	}
+	if len(workers) < 2 {
+		return nil
+	}
+	slices.Sort(workers)
+	lo, hi := float64(workers[0]), float64(workers[len(workers)-1])
+
+	speed, thru := plot.New(), plot.New()
+	speed.Title.Text = first.group() + ": speed-up"
+	speed.Y.Label.Text = fmt.Sprintf("speed-up over %d worker(s)", workers[0])
+	thru.Title.Text = first.group() + ": throughput"
+	thru.Y.Label.Text = first.Unit + "/s"
+	var ticks plot.ConstantTicks
+	for _, w := range workers {
+		ticks = append(ticks, plot.Tick{Value: float64(w), Label: strconv.Itoa(w)})
+	}
+	for _, p := range []*plot.Plot{speed, thru} {
+		p.X.Label.Text = "workers"
+		p.X.Scale = plot.LogScale{}
+		p.X.Tick.Marker = ticks
+		p.Legend.Top = true
+		p.Legend.Left = true
+		p.Add(plotter.NewGrid())
+	}
+
+	var speedLines, thruLines []any
+	for _, s := range scheds {
+		var sxy, txy plotter.XYs
+		for _, i := range g {
+			r := &rs[i]
+			if r.Scheduler != s {
+				continue
+			}
+			sxy = append(sxy, plotter.XY{X: float64(r.Workers), Y: sp[i].Self})
+			txy = append(txy, plotter.XY{X: float64(r.Workers), Y: r.rate()})
+		}
+		speedLines = append(speedLines, s, sxy)
+		thruLines = append(thruLines, s, txy)
+	}
+	speedLines = append(speedLines, "no speed-up", plotter.XYs{{X: lo, Y: 1}, {X: hi, Y: 1}})
+	for _, i := range g {
+		if r := &rs[i]; r.Workers == 0 {
+			y := r.rate()
+			thruLines = append(thruLines, r.Scheduler, plotter.XYs{{X: lo, Y: y}, {X: hi, Y: y}})
+		}
+	}
+	// The helpers pick colours, dashes and glyphs by position, so that the
+	// same scheduler looks the same in both charts of a row.
+	if plotutil.AddLinePoints(speed, speedLines...) != nil || plotutil.AddLinePoints(thru, thruLines...) != nil {
+		return nil
+	}
+	speed.Y.Min = 0
+	speed.Y.Max *= 1.15
+	// Rates span orders of magnitude (serial code against one goroutine per
+	// tiny task), so the throughput axis is logarithmic.
+	thru.Y.Scale = plot.LogScale{}
+	thru.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	return []*plot.Plot{speed, thru}
+}
