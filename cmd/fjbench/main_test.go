@@ -183,5 +183,8 @@ func TestSmokeSeed(t *testing.T) {
 		}
 		want["seed weight="+strconv.Itoa(weight)] = fmtChecksum(sum)
 	}
-	checkSmoke(t, rep, want, "serial", "chanpool", "errgroup", "goroutines")
+	checkSmoke(t, rep, want, "serial", "ws", "shared", "chanpool", "errgroup", "goroutines")
+	if len(rep.Sections) != 1 || len(rep.Sections[0].Summary) == 0 {
+		t.Errorf("seed report has no summary: %+v", rep.Sections)
+	}
 }

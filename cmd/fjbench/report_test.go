@@ -42,8 +42,8 @@ func fixedReport() *Report {
 				r("serial", 0, []Param{{"weight", "400"}}, ms(2000, 2100, 1900), nil),
 				r("ws", 2, []Param{{"weight", "400"}}, ms(1000, 1010, 990), []Counters{{Steals: 10}, {Steals: 12}, {Steals: 11}}),
 			},
-			Extra: []Table{{Title: "extra", Header: []string{"a", "b"}, Right: []bool{false, true}, Rows: [][]string{{"x", "1"}, {"yy", "22"}}}},
-			Notes: []string{"Note: a footnote."},
+			Extra:   []Table{{Title: "extra", Header: []string{"a", "b"}, Right: []bool{false, true}, Rows: [][]string{{"x", "1"}, {"yy", "22"}}}},
+			Notes:   []string{"Note: a footnote."},
 			Summary: []string{"A summary."},
 		}},
 	}
