@@ -9,15 +9,21 @@ import "unsafe"
 // that carry the argument and the result by value, and each worker keeps the
 // records it used on a free list, so a fork in steady state allocates nothing.
 // Make Funcs once (a package-level variable, or once per call of a generic
-// algorithm) and fork them as often as you like:
+// algorithm) and fork them as often as you like. A Func whose body forks
+// itself is assigned in init, since an initializer that refers to its own
+// variable is an initialization cycle in Go:
 //
-//	var fib = forkjoin.NewFunc(func(w *forkjoin.Worker, n int) int {
+//	var fib *forkjoin.Func[int, int]
+//
+//	func init() { fib = forkjoin.NewFunc(fibBody) }
+//
+//	func fibBody(w *forkjoin.Worker, n int) int {
 //		if n < 2 {
 //			return n
 //		}
 //		a, b := fib.Join(w, n-1, n-2)
 //		return a + b
-//	})
+//	}
 type Func[A, R any] struct {
 	fn func(w *Worker, a A) R
 }
@@ -133,33 +139,68 @@ func (h Forked[A, R]) Join(w *Worker) R {
 	return r
 }
 
-// Free records are cached per worker in a small table keyed by the Func, so
-// that a Func needs no registration and a dropped Func leaves nothing behind
-// but a few records, which the next Func hashing to the same entry releases.
+// Free records are cached per worker in a small table keyed by what
+// determines a record's type: the Func for a Func's records, the record type
+// itself for Join's and Spawn's. A Func needs no registration, and a dropped
+// Func leaves nothing behind but a few records, which the next key hashing to
+// the same entry releases.
 const funcCacheSize = 16
 
 type funcCacheEntry struct {
-	key  unsafe.Pointer // the *Func[A, R] whose records head holds
+	key  unsafe.Pointer
 	head *job
 	n    int
 }
 
-const maxFreeRecords = 256 // per worker and Func: bounds memory after a burst
+const maxFreeRecords = 256 // per worker and key: bounds memory after a burst
 
-func (f *Func[A, R]) entry(w *Worker) *funcCacheEntry {
-	k := uintptr(unsafe.Pointer(f))
+func (w *Worker) cacheEntry(key unsafe.Pointer) *funcCacheEntry {
+	k := uintptr(key)
 	return &w.funcs[(k>>4^k>>10)%funcCacheSize]
 }
 
+// cacheGet returns a free record for key, or nil.
+func (w *Worker) cacheGet(key unsafe.Pointer) *job {
+	e := w.cacheEntry(key)
+	if e.key != key || e.head == nil {
+		return nil
+	}
+	j := e.head
+	e.head = j.next
+	e.n--
+	j.next = nil
+	return j
+}
+
+// cachePut keeps j, a finished record of key's type, for reuse by w.
+func (w *Worker) cachePut(key unsafe.Pointer, j *job) {
+	if j.latch.state.Load() != latchUnset {
+		j.reset()
+	}
+	j.gen++
+	e := w.cacheEntry(key)
+	if e.key != key {
+		e.key, e.head, e.n = key, nil, 0
+	}
+	if e.n >= maxFreeRecords {
+		return
+	}
+	j.next = e.head
+	e.head = j
+	e.n++
+}
+
+// typeKey returns a pointer unique to type T: the type word of an interface
+// holding a *T. Converting a pointer to an interface does not allocate.
+func typeKey[T any]() unsafe.Pointer {
+	var e any = (*T)(nil)
+	return (*[2]unsafe.Pointer)(unsafe.Pointer(&e))[0]
+}
+
 func (f *Func[A, R]) get(w *Worker) *funcJob[A, R] {
-	e := f.entry(w)
-	if e.key == unsafe.Pointer(f) && e.head != nil {
-		j := e.head
-		e.head = j.next
-		e.n--
-		j.next = nil
-		// The entry's key guarantees the record is a *funcJob[A, R]
-		// whose header is its first field.
+	if j := w.cacheGet(unsafe.Pointer(f)); j != nil {
+		// The key guarantees the record is a *funcJob[A, R], whose
+		// header is its first field.
 		return (*funcJob[A, R])(unsafe.Pointer(j))
 	}
 	j := &funcJob[A, R]{f: f}
@@ -169,21 +210,8 @@ func (f *Func[A, R]) get(w *Worker) *funcJob[A, R] {
 }
 
 func (f *Func[A, R]) put(w *Worker, j *funcJob[A, R]) {
-	if j.latch.state.Load() != latchUnset {
-		j.reset()
-	}
 	var a A
 	var r R
 	j.arg, j.res = a, r // drop references the caller's data may hold
-	j.gen++
-	e := f.entry(w)
-	if e.key != unsafe.Pointer(f) {
-		e.key, e.head, e.n = unsafe.Pointer(f), nil, 0
-	}
-	if e.n >= maxFreeRecords {
-		return
-	}
-	j.next = e.head
-	e.head = &j.job
-	e.n++
+	w.cachePut(unsafe.Pointer(f), &j.job)
 }

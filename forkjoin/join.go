@@ -1,5 +1,7 @@
 package forkjoin
 
+import "unsafe"
+
 // joinState tracks where a Join is, for its deferred panic handling.
 type joinState uint8
 
@@ -40,11 +42,24 @@ func (j *closureJob[T]) execute(w *Worker) {
 	j.latch.set(j.owner)
 }
 
+// newClosureJob returns a record for fn from w's free records, or a new one.
 func newClosureJob[T any](w *Worker, fn func(*Worker) T) *closureJob[T] {
+	if j := w.cacheGet(typeKey[closureJob[T]]()); j != nil {
+		cj := (*closureJob[T])(unsafe.Pointer(j)) // the key is the record's type
+		cj.fn = fn
+		return cj
+	}
 	j := &closureJob[T]{fn: fn}
 	j.run = j
 	j.owner = w
 	return j
+}
+
+// free returns a joined record to w's free records.
+func (j *closureJob[T]) free(w *Worker) {
+	var r T
+	j.fn, j.res = nil, r
+	w.cachePut(typeKey[closureJob[T]](), &j.job)
 }
 
 // Join runs fa and fb in parallel and returns both results. It is
@@ -74,12 +89,15 @@ func Join[A, B any](w *Worker, fa func(*Worker) A, fb func(*Worker) B) (a A, b B
 	} else {
 		st = joinDone
 		w.waitFor(&j.job.latch, &j.job)
-		if j.panic != nil {
-			panic(j.panic)
-		}
+		pe := j.panic
 		b = j.res
+		if pe != nil {
+			j.free(w)
+			panic(pe)
+		}
 	}
 	st = joinDone
+	j.free(w)
 	return a, b
 }
 

@@ -1,0 +1,68 @@
+// Package forkjoin is a fork-join runtime: a pool of workers that run tasks
+// which split themselves into smaller tasks, run the pieces in parallel and
+// join the results.
+//
+// # Entering and forking
+//
+// Ordinary code hands a task to a pool with Invoke (or Run, or
+// InvokeContext) and blocks until it is done. Inside a task, the *Worker the
+// task receives is the handle for forking:
+//
+//   - Join(w, fa, fb) runs two closures in parallel and returns both results;
+//     Do runs any number of them.
+//   - Spawn(w, fn) forks a task now and returns a Future to join later.
+//   - Scope(w, body) lets body spawn any number of tasks with s.Go and waits
+//     for all of them.
+//   - For, ForRange and Reduce run loops, splitting the range adaptively.
+//   - A Func, made once with NewFunc, forks without allocating: its job
+//     records carry the argument and the result and are reused. Recursive
+//     algorithms with millions of forks (algos uses it throughout) should
+//     fork through a Func; Join's closures cost an allocation each.
+//
+// A panic in any task is re-raised in the task that joins it, and from Invoke
+// in the calling goroutine, as a *PanicError holding the original value and
+// the stack where it happened, once every task forked beside it has finished.
+// The pool stays usable.
+//
+// # Scheduling
+//
+// In WorkStealing mode (the default) each worker owns a Chase-Lev deque
+// (package wsdeque). A fork pushes the forked half on the worker's own deque
+// and runs the other half at once (work-first). When the first half returns,
+// the worker pops the forked half back and runs it itself, unless a thief
+// took it. A worker whose deque is empty steals from a random victim: half of
+// the victim's deque (StealHalf, the default) or its oldest task (StealOne).
+// The oldest tasks are the largest in divide-and-conquer work, so a few
+// hundred steals are typically enough to keep every worker busy for millions
+// of tasks.
+//
+// A joiner whose forked half was stolen does not block: it helps, stealing
+// first from the thief (whose deque holds the stolen task's children), then
+// from anyone, and parks on the task's latch only when there is nothing to
+// take. Waiting never idles a worker while work exists that it can reach.
+//
+// In SharedQueue mode every fork goes to one mutex-protected queue that all
+// workers take from: the design most tutorials begin with, kept as a fallback
+// and as the baseline that shows the cost of coordinating through one lock on
+// every task. Stats counts its lock waits.
+//
+// # Idle workers
+//
+// A worker with nothing to do searches for a few rounds, then parks on a
+// channel. A producer that publishes work wakes one parked worker when nobody
+// is searching; the sleep protocol (sleep.go) guarantees that no wake-up is
+// lost. An idle pool's goroutines are all parked and use no CPU.
+//
+// # Invariants
+//
+//   - Every task runs exactly once: a deque or the shared queue hands each
+//     job to exactly one taker, and a joiner runs its job inline only when it
+//     took it back from there.
+//   - A job record is reused only by the worker that forked it, and only after
+//     its join has seen it complete.
+//   - A joiner re-raises a panic only after both sides of its join finished,
+//     so a task's data is never freed while a sibling still uses it.
+//
+// The repository's docs/design.md describes the worker loop, the join and
+// help protocol and the sleep protocol in more detail.
+package forkjoin
