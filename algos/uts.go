@@ -3,6 +3,8 @@ package algos
 import (
 	"fmt"
 	"math"
+
+	"github.com/fjkit/fjkit/forkjoin"
 )
 
 // UTSTree is the kind of Unbalanced Tree Search tree: how the number of
@@ -204,6 +206,59 @@ func (c *utsConfig) geometric(s *utsState, h int) int {
 	p := 1.0 / (1.0 + bi)
 	u := utsProb(s.rand())
 	return int(math.Floor(math.Log(1-u) / math.Log(1-p)))
+}
+
+// utsSpan is the children [lo, hi) of the node with state parent at depth
+// height: the unit of parallel work. A node's children are divided into
+// halves forked against each other, so a binomial root's 2000 children
+// spread over the workers in log₂ 2000 steps rather than one at a time.
+type utsSpan struct {
+	c      *utsConfig
+	parent utsState
+	height int32
+	lo, hi int32
+}
+
+var utsTask *forkjoin.Func[utsSpan, UTSResult]
+
+func init() { utsTask = forkjoin.NewFunc(utsChildren) }
+
+func utsChildren(w *forkjoin.Worker, s utsSpan) UTSResult {
+	if s.hi-s.lo > 1 {
+		mid := s.lo + (s.hi-s.lo)/2
+		left, right := s, s
+		left.hi, right.lo = mid, mid
+		r, o := utsTask.Join(w, left, right)
+		r.add(o)
+		return r
+	}
+	child := s.parent.spawn(int(s.lo))
+	return utsVisit(w, s.c, &child, int(s.height)+1)
+}
+
+// utsVisit searches the subtree of one node: every node is a potential
+// fork, since in an unbalanced tree nothing says which subtree is big.
+func utsVisit(w *forkjoin.Worker, c *utsConfig, s *utsState, h int) UTSResult {
+	n := c.numChildren(s, h)
+	if n == 0 {
+		return UTSResult{Nodes: 1, Leaves: 1, MaxDepth: h}
+	}
+	r := utsChildren(w, utsSpan{c: c, parent: *s, height: int32(h), lo: 0, hi: int32(n)})
+	r.Nodes++
+	return r
+}
+
+// UTS searches the tree p describes in parallel, forking the subtree of
+// every child of every node, and returns its size, leaves and depth: the
+// same result as UTSSerial, whatever the schedule.
+//
+// UTS panics if p names an unknown Tree or Shape, or a parameter out of
+// its range (negative B0 or M, Q outside [0, 1], Depth < 1 for a geometric
+// or hybrid tree).
+func UTS(w *forkjoin.Worker, p UTSParams) UTSResult {
+	c := newUTSConfig(p)
+	root := utsRootState(p.Seed)
+	return utsVisit(w, c, &root, 0)
 }
 
 // UTSSerial searches the tree p describes on the calling goroutine, the

@@ -1,31 +1,125 @@
 package algos
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/fjkit/fjkit/forkjoin"
 )
 
 // The trees every `go test` run checks (the -short set); the others of
 // sample_trees.txt run without -short.
 var utsRequired = []string{"T1", "T5", "T3"}
 
+// utsSmallSamples are the ~4-million-node trees of sample_trees.txt.
+var utsSmallSamples = []string{"T1", "T5", "T2", "T3", "T4"}
+
+// TestUTSSampleTreesSerial checks the published counts of the required
+// trees (with -short) or of every small tree.
 func TestUTSSampleTreesSerial(t *testing.T) {
 	samples := loadUTSSamples(t)
-	for _, name := range []string{"T1", "T5", "T2", "T3", "T4"} {
+	names := utsRequired
+	if !testing.Short() {
+		names = utsSmallSamples
+	}
+	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
 			s, ok := samples[name]
 			if !ok {
 				t.Fatalf("sample %s missing from sample_trees.txt", name)
 			}
-			if testing.Short() {
-				// make test checks the required trees through the
-				// parallel search; here they cost ~4 s each under -race.
-				t.Skip("serial search of a 4M-node tree: skipped in -short mode")
-			}
 			if got := UTSSerial(s.p); got != s.want {
 				t.Errorf("UTSSerial(%s: %s) = %+v, want %+v", name, s.flags, got, s.want)
 			}
 		})
+	}
+}
+
+// TestUTSSampleTrees checks the published counts through the parallel
+// search: every small tree under both schedulers, or under -race (where a
+// 4M-node parallel search takes ~30 s) the required trees once each. With
+// -short, TestUTSMatchesSerial covers the parallel search instead.
+func TestUTSSampleTrees(t *testing.T) {
+	if testing.Short() {
+		t.Skip("parallel search of 4M-node trees: skipped in -short mode")
+	}
+	samples := loadUTSSamples(t)
+	type run struct {
+		tree    string
+		mode    int // index into testModes
+		workers int
+	}
+	var runs []run
+	if utsRace {
+		runs = []run{{"T1", 0, 2}, {"T5", 1, 2}, {"T3", 0, 4}}
+	} else {
+		for _, name := range utsSmallSamples {
+			runs = append(runs, run{name, 0, 2}, run{name, 1, 2})
+		}
+	}
+	for _, r := range runs {
+		m := testModes[r.mode]
+		t.Run(fmt.Sprintf("%s/%s/workers=%d", r.tree, m.name, r.workers), func(t *testing.T) {
+			s, ok := samples[r.tree]
+			if !ok {
+				t.Fatalf("sample %s missing from sample_trees.txt", r.tree)
+			}
+			p := forkjoin.New(forkjoin.Workers(r.workers), forkjoin.WithMode(m.mode))
+			defer p.Close()
+			got := forkjoin.Invoke(p, func(w *forkjoin.Worker) UTSResult { return UTS(w, s.p) })
+			if got != s.want {
+				t.Errorf("UTS(%s: %s) = %+v, want %+v", r.tree, s.flags, got, s.want)
+			}
+		})
+	}
+}
+
+// utsSmallTrees are a few thousand to ~100,000 nodes of every tree kind and
+// shape, cheap enough to search under every pool configuration.
+var utsSmallTrees = []UTSParams{
+	{Tree: Geometric, Shape: Fixed, Depth: 6, B0: 4, Seed: 19},
+	{Tree: Geometric, Shape: Linear, Depth: 12, B0: 4, Seed: 34},
+	{Tree: Geometric, Shape: ExpDec, Depth: 8, B0: 4, Seed: 0},
+	{Tree: Geometric, Shape: Cyclic, Depth: 7, B0: 5, Seed: 502},
+	{Tree: Binomial, B0: 100, Q: 0.124875, M: 8, Seed: 42},
+	{Tree: Hybrid, Shape: Linear, Depth: 12, B0: 4, Q: 0.234375, M: 4, Seed: 1, ShiftDepth: 0.5},
+}
+
+func TestUTSMatchesSerial(t *testing.T) {
+	want := make([]UTSResult, len(utsSmallTrees))
+	for i, p := range utsSmallTrees {
+		want[i] = UTSSerial(p)
+		if want[i].Nodes < 1000 {
+			t.Fatalf("UTSSerial(%+v) = %+v: too small a tree to test the parallel search with", p, want[i])
+		}
+	}
+	eachPool(t, func(t *testing.T, pool *forkjoin.Pool) {
+		for i, p := range utsSmallTrees {
+			got := forkjoin.Invoke(pool, func(w *forkjoin.Worker) UTSResult { return UTS(w, p) })
+			if got != want[i] {
+				t.Errorf("UTS(%+v) = %+v, want %+v (UTSSerial)", p, got, want[i])
+			}
+		}
+	})
+}
+
+// TestUTSLargeTree searches T1L, the 100-million-node tree of the sample
+// table (make stress): in parallel, or serially under -race, where the
+// parallel search would take ~10 minutes.
+func TestUTSLargeTree(t *testing.T) {
+	if testing.Short() {
+		t.Skip("T1L has 102 million nodes; skipped in -short mode")
+	}
+	s := loadUTSSamples(t)["T1L"]
+	var got UTSResult
+	if utsRace {
+		got = UTSSerial(s.p)
+	} else {
+		got = forkjoin.Invoke(forkjoin.Default(), func(w *forkjoin.Worker) UTSResult { return UTS(w, s.p) })
+	}
+	if got != s.want {
+		t.Errorf("UTS(T1L: %s) = %+v, want %+v", s.flags, got, s.want)
 	}
 }
 

@@ -1,0 +1,182 @@
+package algos
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/fjkit/fjkit/forkjoin"
+)
+
+func randDense(rng *rand.Rand, r, c int) *mat.Dense {
+	d := make([]float64, r*c)
+	for i := range d {
+		d[i] = 2*rng.Float64() - 1
+	}
+	return mat.NewDense(r, c, d)
+}
+
+// randView returns an r×c view into a larger random matrix, so the stride
+// exceeds the number of columns and the view does not start at element 0.
+func randView(rng *rand.Rand, r, c int) *mat.Dense {
+	big := randDense(rng, r+3, c+5)
+	return big.Slice(2, 2+r, 3, 3+c).(*mat.Dense)
+}
+
+// checkProduct compares got with want = a·b from gonum's Mul. Any summation
+// order of a k-term dot product errs by at most γ_k·(|a|·|b|)ᵢⱼ with
+// γ_k ≈ k·ε, so two orders differ by at most 2k·ε·(|a|·|b|)ᵢⱼ: the
+// tolerance used here, elementwise.
+func checkProduct(t *testing.T, got, a, b *mat.Dense) {
+	t.Helper()
+	m, k := a.Dims()
+	_, n := b.Dims()
+	var want, absA, absB, bound mat.Dense
+	want.Mul(a, b)
+	absA.Apply(func(_, _ int, v float64) float64 { return math.Abs(v) }, a)
+	absB.Apply(func(_, _ int, v float64) float64 { return math.Abs(v) }, b)
+	bound.Mul(&absA, &absB)
+	eps := math.Nextafter(1, 2) - 1
+	bad := 0
+	for i := range m {
+		for j := range n {
+			g, w := got.At(i, j), want.At(i, j)
+			if tol := 2 * float64(k) * eps * bound.At(i, j); !(math.Abs(g-w) <= tol) {
+				if bad++; bad <= 3 {
+					t.Errorf("%d×%d·%d×%d: c[%d][%d] = %v, want %v (tolerance %.3g)", m, k, k, n, i, j, g, w, tol)
+				}
+			}
+		}
+	}
+}
+
+// mmShapes are (m, k, n): c is m×n, a m×k, b k×n. They cover vectors,
+// odd sizes that split unevenly, products long in k (split serially), and
+// shapes past the leaf volume in each dimension.
+var mmShapes = [][3]int{
+	{1, 1, 1}, {1, 7, 1}, {1, 1, 9}, {9, 1, 1},
+	{1, 600, 1}, {1, 300, 500}, {500, 300, 1}, {600, 1, 700}, {3, 2000, 5},
+	{37, 53, 29}, {64, 64, 64}, {65, 63, 67}, {129, 131, 127}, {200, 3, 200}, {257, 130, 301},
+}
+
+func TestMatMul(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	eachPool(t, func(t *testing.T, p *forkjoin.Pool) {
+		for _, s := range mmShapes {
+			m, k, n := s[0], s[1], s[2]
+			for _, views := range []bool{false, true} {
+				t.Run(fmt.Sprintf("%dx%dx%d/views=%v", m, k, n, views), func(t *testing.T) {
+					mk := randDense
+					if views {
+						mk = randView
+					}
+					a, b, c := mk(rng, m, k), mk(rng, k, n), mk(rng, m, n)
+					// Whatever c held must be overwritten, NaN included.
+					c.Apply(func(_, _ int, _ float64) float64 { return math.NaN() }, c)
+					forkjoin.Run(p, func(w *forkjoin.Worker) { MatMul(w, c, a, b) })
+					checkProduct(t, c, a, b)
+				})
+			}
+		}
+	})
+}
+
+// A larger square product, whose recursion forks to depth ~8, on one pool
+// per mode (it is the slowest case under -race).
+func TestMatMulSquare(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, m := range testModes {
+		t.Run(m.name, func(t *testing.T) {
+			p := forkjoin.New(forkjoin.Workers(4), forkjoin.WithMode(m.mode))
+			defer p.Close()
+			a, b := randDense(rng, 384, 384), randDense(rng, 384, 384)
+			var c mat.Dense // empty: MatMul sizes it
+			forkjoin.Run(p, func(w *forkjoin.Worker) { MatMul(w, &c, a, b) })
+			checkProduct(t, &c, a, b)
+		})
+	}
+}
+
+func TestMatMulShapeMismatchPanics(t *testing.T) {
+	p := forkjoin.New(forkjoin.Workers(1))
+	defer p.Close()
+	run := func(c, a, b *mat.Dense) string {
+		return panicMessage(func() { forkjoin.Run(p, func(w *forkjoin.Worker) { MatMul(w, c, a, b) }) })
+	}
+	a, b := mat.NewDense(2, 3, nil), mat.NewDense(4, 5, nil)
+	if msg := run(mat.NewDense(2, 5, nil), a, b); !strings.Contains(msg, "a is 2×3") || !strings.Contains(msg, "b is 4×5") {
+		t.Errorf("MatMul(2×3 · 4×5) panicked with %q, want a message naming both shapes", msg)
+	}
+	b = mat.NewDense(3, 5, nil)
+	if msg := run(mat.NewDense(5, 2, nil), a, b); !strings.Contains(msg, "c is 5×2") || !strings.Contains(msg, "2×5") {
+		t.Errorf("MatMul into 5×2 panicked with %q, want a message naming c's shape and the wanted 2×5", msg)
+	}
+}
+
+func TestMatMulAliasPanics(t *testing.T) {
+	p := forkjoin.New(forkjoin.Workers(2))
+	defer p.Close()
+	run := func(c, a, b *mat.Dense) string {
+		return panicMessage(func() { forkjoin.Run(p, func(w *forkjoin.Worker) { MatMul(w, c, a, b) }) })
+	}
+	a := randDense(rand.New(rand.NewPCG(5, 6)), 8, 8)
+	if msg := run(a, a, mat.NewDense(8, 8, nil)); !strings.Contains(msg, "c shares memory with a") {
+		t.Errorf("MatMul(a, a, b) panicked with %q, want the aliasing of c and a named", msg)
+	}
+	big := mat.NewDense(8, 16, nil)
+	c := big.Slice(0, 8, 4, 12).(*mat.Dense) // overlaps the right half of b
+	b := big.Slice(0, 8, 8, 16).(*mat.Dense)
+	if msg := run(c, a, b); !strings.Contains(msg, "c shares memory with b") {
+		t.Errorf("MatMul with c overlapping b panicked with %q, want the aliasing of c and b named", msg)
+	}
+}
+
+// The left and right halves of one matrix interleave in memory without
+// sharing an element: a product from one into the other is legal.
+func TestMatMulDisjointInterleavedViews(t *testing.T) {
+	p := forkjoin.New(forkjoin.Workers(2))
+	defer p.Close()
+	rng := rand.New(rand.NewPCG(7, 8))
+	big := randDense(rng, 70, 140)
+	a := big.Slice(0, 70, 0, 70).(*mat.Dense)
+	c := big.Slice(0, 70, 70, 140).(*mat.Dense)
+	b := randDense(rng, 70, 70)
+	var aCopy mat.Dense
+	aCopy.CloneFrom(a)
+	forkjoin.Run(p, func(w *forkjoin.Worker) { MatMul(w, c, a, b) })
+	checkProduct(t, c, &aCopy, b)
+	if !mat.Equal(a, &aCopy) {
+		t.Error("MatMul into the right half changed the left half (a)")
+	}
+}
+
+func TestBlockOverlaps(t *testing.T) {
+	big := mat.NewDense(10, 20, nil)
+	view := func(i0, i1, j0, j1 int) block { return rawBlock(big.Slice(i0, i1, j0, j1).(*mat.Dense)) }
+	other := rawBlock(mat.NewDense(10, 20, nil))
+	for _, tc := range []struct {
+		name string
+		x, y block
+		want bool
+	}{
+		{"same", view(0, 10, 0, 20), view(0, 10, 0, 20), true},
+		{"other matrix", view(0, 10, 0, 20), other, false},
+		{"left and right halves", view(0, 10, 0, 10), view(0, 10, 10, 20), false},
+		{"top and bottom", view(0, 5, 0, 20), view(5, 10, 0, 20), false},
+		{"corner cell", view(0, 5, 0, 10), view(4, 10, 9, 20), true},
+		{"diagonal blocks", view(0, 5, 0, 10), view(5, 10, 10, 20), false},
+		{"one column inside", view(0, 10, 3, 4), view(2, 3, 0, 20), true},
+		{"columns beside", view(0, 10, 3, 4), view(0, 10, 4, 5), false},
+	} {
+		if got := tc.x.overlaps(tc.y); got != tc.want {
+			t.Errorf("%s: x.overlaps(y) = %v, want %v", tc.name, got, tc.want)
+		}
+		if got := tc.y.overlaps(tc.x); got != tc.want {
+			t.Errorf("%s: y.overlaps(x) = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}

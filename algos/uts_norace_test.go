@@ -1,0 +1,5 @@
+//go:build !race
+
+package algos
+
+const utsRace = false
