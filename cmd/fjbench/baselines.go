@@ -129,3 +129,69 @@ const cappedNote = "Note: chanpool and errgroup fork recursively here, and a rec
 	"deadlocks silently at 1 or 2 workers: every worker becomes a parent waiting for a child that cannot get a worker. " +
 	"So these baselines are written as a careful Go programmer would: hand a child over only when a worker is idle " +
 	"right now (errgroup.TryGo; a non-blocking send on an unbuffered channel), else run it inline."
+
+// measureRecursive measures the recursive baselines on body: one goroutine per
+// fork, then the idle-or-inline channel pool and errgroup at every worker count.
+func measureRecursive(b *bench, base Result, workers []int, prepare func(), body func(f forker) uint64) ([]Result, error) {
+	var out []Result
+	r, err := b.measure(base, contender{scheduler: "goroutines", prepare: prepare, work: func() uint64 { return body(goForker{}) }})
+	if err != nil {
+		return out, err
+	}
+	out = append(out, r)
+	for _, w := range workers {
+		p := newChanPool(w)
+		r, err := b.measure(base, contender{scheduler: "chanpool", workers: w, prepare: prepare,
+			work: func() uint64 { return body(poolForker{p}) }})
+		p.close()
+		if err != nil {
+			return out, err
+		}
+		out = append(out, r)
+	}
+	for _, w := range workers {
+		r, err := b.measure(base, contender{scheduler: "errgroup", workers: w, prepare: prepare,
+			work: func() uint64 {
+				f := newGroupForker(w)
+				sum := body(f)
+				f.g.Wait() // every child has been waited for already; this only tidies up
+				return sum
+			}})
+		if err != nil {
+			return out, err
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// measureFlat measures the flat baselines on tasks 0..n-1 followed by
+// finish, which returns the checksum: the channel pool and errgroup at every
+// worker count, then one goroutine per task.
+func measureFlat(b *bench, base Result, workers []int, prepare func(), n int, task func(i int), finish func() uint64) ([]Result, error) {
+	var out []Result
+	for _, w := range workers {
+		p := newChanPool(w)
+		r, err := b.measure(base, contender{scheduler: "chanpool", workers: w, prepare: prepare,
+			work: func() uint64 { p.flat(n, task); return finish() }})
+		p.close()
+		if err != nil {
+			return out, err
+		}
+		out = append(out, r)
+	}
+	for _, w := range workers {
+		r, err := b.measure(base, contender{scheduler: "errgroup", workers: w, prepare: prepare,
+			work: func() uint64 { flatErrgroup(w, n, task); return finish() }})
+		if err != nil {
+			return out, err
+		}
+		out = append(out, r)
+	}
+	r, err := b.measure(base, contender{scheduler: "goroutines", prepare: prepare,
+		work: func() uint64 { flatGoroutines(n, task); return finish() }})
+	if err != nil {
+		return out, err
+	}
+	return append(out, r), nil
+}

@@ -55,6 +55,10 @@ type scenario struct {
 
 var scenarios = []scenario{
 	{"seed", "the seeds' experiment: 2·10^6 tiny tasks, shared queue vs work stealing, weight sweep (default)", runSeed},
+	{"fib", "doubly recursive Fibonacci, fib(-n, default 35) with a serial -cutoff (default 12)", runFib},
+	{"matmul", "-n×-n (default 512) matrix product: fjkit MatMul, gonum's Mul, row-block pools", runMatMul},
+	{"uts", "Unbalanced Tree Search on T1 cut at depth -n (default 8)", runUTS},
+	{"nqueens", "counting -n-queens solutions (default 12), baselines forking the first -cutoff rows (default 3)", runNQueens},
 }
 
 func findScenario(name string) (scenario, bool) {
@@ -199,6 +203,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		if err == nil {
 			err = checkGroups(sec.Results)
 		}
+		var uerr usageError
+		if errors.As(err, &uerr) {
+			return fail("%v", err)
+		}
 		if err != nil {
 			fmt.Fprintf(stderr, "fjbench: %s: %v\n", s.name, err)
 			return 1
@@ -216,6 +224,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return 0
+}
+
+// usageError is a scenario's complaint about its flags (a size out of
+// range); it exits with status 2 and the usage, as a bad flag does.
+type usageError string
+
+func (e usageError) Error() string { return string(e) }
+
+func errSize(scenario, flag string, v int, want string) error {
+	return usageError(fmt.Sprintf("%s: %s %d: must be %s", scenario, flag, v, want))
 }
 
 // parseCounts reads a comma-separated list of positive integers.

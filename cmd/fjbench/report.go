@@ -123,7 +123,7 @@ func groupTables(rs []Result, sp []speedup, g []int) []Table {
 	var flat []int // schedulers without a worker count
 	for _, i := range g {
 		r := &rs[i]
-		if r.Scheduler == "serial" {
+		if isSerial(r.Scheduler) {
 			hasSerial = true
 		}
 		if r.Workers == 0 {

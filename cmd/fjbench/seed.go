@@ -100,29 +100,9 @@ func runSeed(cfg *config, b *bench) (Section, error) {
 		if wi > 0 {
 			continue
 		}
-		for _, w := range workers {
-			p := newChanPool(w)
-			err := add(b.measure(br, contender{scheduler: "chanpool", workers: w, prepare: sw.reset, work: func() uint64 {
-				p.flat(n, sw.task)
-				return sw.sum()
-			}}))
-			p.close()
-			if err != nil {
-				return sec, err
-			}
-		}
-		for _, w := range workers {
-			if err := add(b.measure(br, contender{scheduler: "errgroup", workers: w, prepare: sw.reset, work: func() uint64 {
-				flatErrgroup(w, n, sw.task)
-				return sw.sum()
-			}})); err != nil {
-				return sec, err
-			}
-		}
-		if err := add(b.measure(br, contender{scheduler: "goroutines", prepare: sw.reset, work: func() uint64 {
-			flatGoroutines(n, sw.task)
-			return sw.sum()
-		}})); err != nil {
+		rs, err = measureFlat(b, br, workers, sw.reset, n, sw.task, sw.sum)
+		sec.Results = append(sec.Results, rs...)
+		if err != nil {
 			return sec, err
 		}
 	}

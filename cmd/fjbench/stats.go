@@ -101,7 +101,7 @@ func speedups(rs []Result) []speedup {
 	for i := range rs {
 		r := &rs[i]
 		m := summarize(r.Durations).Median
-		if r.Scheduler == "serial" {
+		if isSerial(r.Scheduler) {
 			serial[r.group()] = m
 		}
 		if r.Workers == 0 {
@@ -128,3 +128,7 @@ func speedups(rs []Result) []speedup {
 	}
 	return out
 }
+
+// isSerial reports whether sched is a group's serial reference: plain serial
+// code, or slices.Sort for the sort scenario.
+func isSerial(sched string) bool { return sched == "serial" || sched == "slices.Sort" }

@@ -1,0 +1,124 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/fjkit/fjkit/algos"
+	"golang.org/x/sync/errgroup"
+	"gonum.org/v1/gonum/mat"
+)
+
+// The smoke tests run every subcommand on tiny sizes and check the work, not
+// the speed: every scheduler and baseline must produce the checksum computed
+// here independently of fjbench's own serial code.
+
+var fjkitAndRecursive = []string{"serial", "ws", "shared", "goroutines", "chanpool", "errgroup"}
+
+func TestSmokeFib(t *testing.T) {
+	rep := smoke(t, "fib", "-n", "18", "-cutoff", "4", "-workers", "1,2,3")
+	checkSmoke(t, rep, map[string]string{"fib n=18 cutoff=4": fmtChecksum(2584)}, fjkitAndRecursive...)
+	if got := rep.Results[0].Work; got != 8361 {
+		t.Errorf("fib(18) work = %v calls, want 8361", got)
+	}
+}
+
+func TestSmokeNQueens(t *testing.T) {
+	rep := smoke(t, "nqueens", "-n", "7", "-cutoff", "2", "-workers", "1,3")
+	checkSmoke(t, rep, map[string]string{"nqueens n=7": fmtChecksum(40)}, fjkitAndRecursive...)
+}
+
+func TestSmokeMatMul(t *testing.T) {
+	const n = 37 // not a multiple of the row block: the last block is short
+	rep := smoke(t, "matmul", "-n", strconv.Itoa(n), "-workers", "1,2")
+	a, b := matInput(n, 1), matInput(n, 2)
+	c := mat.NewDense(n, n, nil)
+	for i := range n {
+		for j := range n {
+			var s float64
+			for k := range n {
+				s += a.At(i, k) * b.At(k, j)
+			}
+			c.Set(i, j, s)
+		}
+	}
+	checkSmoke(t, rep, map[string]string{"matmul n=37": fmtChecksum(matChecksum(c))},
+		"serial", "gonum", "ws", "shared", "chanpool", "errgroup", "goroutines")
+}
+
+func TestSmokeUTS(t *testing.T) {
+	rep := smoke(t, "uts", "-n", "4", "-workers", "1,2")
+	ref := algos.UTSSerial(utsTree(4))
+	if ref.Nodes < 10 {
+		t.Fatalf("T1 at depth 4 has %d nodes; too small to test anything", ref.Nodes)
+	}
+	checkSmoke(t, rep, map[string]string{"uts": fmtChecksum(utsChecksum(ref))}, "serial", "ws", "shared")
+}
+
+func TestSmokeModeAndFormats(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	svg := filepath.Join(t.TempDir(), "seed.svg")
+	args := []string{"-tasks", "500", "-weights", "4", "-workers", "1,2", "-runs", "2", "-mode", "ws", "-format", "bench", "-plot", svg}
+	if code := run(args, &stdout, &stderr); code != 0 {
+		t.Fatalf("run(%q) = %d, stderr:\n%s", args, code, stderr.String())
+	}
+	out := stdout.String()
+	for _, want := range []string{"BenchmarkSeed/ws/w=2/weight=4\t1\t", "BenchmarkSeed/serial/weight=4\t1\t", " tasks/s\t", " steals/op\t"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("bench output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "/shared/") {
+		t.Errorf("-mode ws measured the shared queue:\n%s", out)
+	}
+	if n := strings.Count(out, "BenchmarkSeed/ws/w=1/weight=4\t"); n != 2 {
+		t.Errorf("%d lines for ws w=1, want one per run (2)", n)
+	}
+	data, err := os.ReadFile(svg)
+	if err != nil || !bytes.Contains(data, []byte("<svg")) {
+		t.Errorf("-plot %s: %v, %.40q", svg, err, data)
+	}
+}
+
+// TestCappedRecursionDeadlocks backs the footnote: the naive recursive fork
+// through errgroup.Go with SetLimit(1) never finishes, while the TryGo-or-
+// inline form the baselines use does. The naive goroutines stay blocked
+// forever; that leak is the point.
+func TestCappedRecursionDeadlocks(t *testing.T) {
+	var g errgroup.Group
+	g.SetLimit(1)
+	done := make(chan struct{})
+	go func() {
+		g.Go(func() error { // the parent holds the only slot...
+			var wg sync.WaitGroup
+			wg.Add(1)
+			g.Go(func() error { wg.Done(); return nil }) // ...so this blocks forever
+			wg.Wait()
+			return nil
+		})
+		g.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		t.Fatal("a recursive fork through errgroup.Go with SetLimit(1) finished; the footnote is wrong")
+	case <-time.After(200 * time.Millisecond):
+	}
+
+	for _, workers := range []int{1, 2} {
+		if got := fibFork(newGroupForker(workers), 20, 2); got != 6765 {
+			t.Errorf("fib(20) through TryGo-or-inline with %d workers = %d, want 6765", workers, got)
+		}
+		p := newChanPool(workers)
+		if got := fibFork(poolForker{p}, 20, 2); got != 6765 {
+			t.Errorf("fib(20) through the idle-or-inline channel pool with %d workers = %d, want 6765", workers, got)
+		}
+		p.close()
+	}
+}
