@@ -209,9 +209,7 @@ func (c *utsConfig) geometric(s *utsState, h int) int {
 }
 
 // utsSpan is the children [lo, hi) of the node with state parent at depth
-// height: the unit of parallel work. A node's children are divided into
-// halves forked against each other, so a binomial root's 2000 children
-// spread over the workers in log₂ 2000 steps rather than one at a time.
+// height: the unit of parallel work.
 type utsSpan struct {
 	c      *utsConfig
 	parent utsState
@@ -219,12 +217,22 @@ type utsSpan struct {
 	lo, hi int32
 }
 
+// utsGrain is the most children one task scans itself; more are split in
+// halves forked against each other, so that a binomial root's 2000 children
+// spread over the workers in a few steps rather than one at a time.
+const utsGrain = 8
+
 var utsTask *forkjoin.Func[utsSpan, UTSResult]
 
 func init() { utsTask = forkjoin.NewFunc(utsChildren) }
 
+// utsChildren searches the subtrees of the children in s and returns their
+// sum (the parent itself not included). It draws each child's number of
+// children first and forks only the children that have some: four out of
+// five nodes of a typical UTS tree are leaves, and a fork for each would
+// cost more than the leaf's hash. The last inner child runs inline.
 func utsChildren(w *forkjoin.Worker, s utsSpan) UTSResult {
-	if s.hi-s.lo > 1 {
+	if s.hi-s.lo > utsGrain {
 		mid := s.lo + (s.hi-s.lo)/2
 		left, right := s, s
 		left.hi, right.lo = mid, mid
@@ -232,24 +240,42 @@ func utsChildren(w *forkjoin.Worker, s utsSpan) UTSResult {
 		r.add(o)
 		return r
 	}
-	child := s.parent.spawn(int(s.lo))
-	return utsVisit(w, s.c, &child, int(s.height)+1)
-}
-
-// utsVisit searches the subtree of one node: every node is a potential
-// fork, since in an unbalanced tree nothing says which subtree is big.
-func utsVisit(w *forkjoin.Worker, c *utsConfig, s *utsState, h int) UTSResult {
-	n := c.numChildren(s, h)
-	if n == 0 {
-		return UTSResult{Nodes: 1, Leaves: 1, MaxDepth: h}
+	var (
+		r       UTSResult
+		forks   [utsGrain]forkjoin.Forked[utsSpan, UTSResult]
+		nf      int
+		pending bool
+		next    utsSpan
+	)
+	h := s.height + 1
+	for i := s.lo; i < s.hi; i++ {
+		child := s.parent.spawn(int(i))
+		n := s.c.numChildren(&child, int(h))
+		r.Nodes++
+		if n == 0 {
+			r.Leaves++
+			continue
+		}
+		if pending {
+			forks[nf] = utsTask.Fork(w, next)
+			nf++
+		}
+		next = utsSpan{c: s.c, parent: child, height: h, lo: 0, hi: int32(n)}
+		pending = true
 	}
-	r := utsChildren(w, utsSpan{c: c, parent: *s, height: int32(h), lo: 0, hi: int32(n)})
-	r.Nodes++
+	r.MaxDepth = int(h)
+	if pending {
+		r.add(utsChildren(w, next))
+	}
+	for nf > 0 {
+		nf--
+		r.add(forks[nf].Join(w))
+	}
 	return r
 }
 
 // UTS searches the tree p describes in parallel, forking the subtree of
-// every child of every node, and returns its size, leaves and depth: the
+// every child that has children of its own, and returns its size, leaves and depth: the
 // same result as UTSSerial, whatever the schedule.
 //
 // UTS panics if p names an unknown Tree or Shape, or a parameter out of
@@ -258,7 +284,13 @@ func utsVisit(w *forkjoin.Worker, c *utsConfig, s *utsState, h int) UTSResult {
 func UTS(w *forkjoin.Worker, p UTSParams) UTSResult {
 	c := newUTSConfig(p)
 	root := utsRootState(p.Seed)
-	return utsVisit(w, c, &root, 0)
+	n := c.numChildren(&root, 0)
+	if n == 0 {
+		return UTSResult{Nodes: 1, Leaves: 1}
+	}
+	r := utsChildren(w, utsSpan{c: c, parent: root, lo: 0, hi: int32(n)})
+	r.Nodes++
+	return r
 }
 
 // UTSSerial searches the tree p describes on the calling goroutine, the
@@ -266,20 +298,20 @@ func UTS(w *forkjoin.Worker, p UTSParams) UTSResult {
 // against.
 func UTSSerial(p UTSParams) UTSResult {
 	c := newUTSConfig(p)
-	root := utsRootState(p.Seed)
-	return c.serial(&root, 0)
+	return c.serial(utsRootState(p.Seed), 0)
 }
 
-func (c *utsConfig) serial(s *utsState, h int) UTSResult {
+// serial takes the state by value: through a pointer, escape analysis
+// cannot follow the recursion and moves every child's state to the heap.
+func (c *utsConfig) serial(s utsState, h int) UTSResult {
 	r := UTSResult{Nodes: 1, MaxDepth: h}
-	n := c.numChildren(s, h)
+	n := c.numChildren(&s, h)
 	if n == 0 {
 		r.Leaves = 1
 		return r
 	}
 	for i := range n {
-		child := s.spawn(i)
-		r.add(c.serial(&child, h+1))
+		r.add(c.serial(s.spawn(i), h+1))
 	}
 	return r
 }
