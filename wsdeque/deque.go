@@ -151,8 +151,13 @@ func (d *Deque[T]) Pop() (T, bool) {
 // during the call; losing a race to another thief just tries again.
 func (d *Deque[T]) Steal() (T, bool) {
 	var zero T
-	if d.bottom.Load() <= d.top.Load() {
-		return zero, false // cheap early out: do not touch inflight
+	// Cheap early out that does not touch inflight. Load top before
+	// bottom, as stealOne does: then t >= b means the deque was empty when
+	// we loaded bottom. In the other order an old bottom and a newer top
+	// (other thieves stole past the old bottom while the owner pushed more)
+	// can report a deque that was never empty as empty.
+	if t := d.top.Load(); d.bottom.Load() <= t {
+		return zero, false
 	}
 	d.inflight.Add(1)
 	defer d.inflight.Add(-1)
