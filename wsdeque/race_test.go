@@ -1,0 +1,181 @@
+package wsdeque
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+)
+
+// spinUntil waits for cond, yielding so that the test also makes progress
+// with GOMAXPROCS=1.
+func spinUntil(cond func() bool) {
+	for i := 0; !cond(); i++ {
+		if i > 20 {
+			runtime.Gosched()
+		}
+	}
+}
+
+// TestRaceLastValue races the owner's Pop of a deque's only value against
+// thieves' Steal, round after round: exactly one of them must get it. This is
+// the one place where the owner claims by CAS on top, and where a missing or
+// misplaced CAS either loses the value or delivers it twice.
+func TestRaceLastValue(t *testing.T) {
+	rounds := 100_000
+	if testing.Short() {
+		rounds = 20_000
+	}
+	for _, thieves := range []int{1, 2} {
+		d := New[int](0)
+		var round, finished atomic.Int64
+		got := make([]atomic.Int32, rounds+1)
+		var wg sync.WaitGroup
+		for range thieves {
+			wg.Go(func() {
+				for r := int64(1); r <= int64(rounds); r++ {
+					spinUntil(func() bool { return round.Load() >= r })
+					if v, ok := d.Steal(); ok {
+						got[v].Add(1)
+					}
+					finished.Add(1)
+				}
+			})
+		}
+		owner := 0
+		for r := 1; r <= rounds; r++ {
+			d.Push(r)
+			round.Store(int64(r)) // release the thieves, then race them
+			if v, ok := d.Pop(); ok {
+				if v != r {
+					t.Fatalf("round %d: Pop() = %d; want %d", r, v, r)
+				}
+				got[v].Add(1)
+				owner++
+			}
+			spinUntil(func() bool { return finished.Load() == int64(r*thieves) })
+			if n := got[r].Load(); n != 1 {
+				t.Fatalf("%d thieves, round %d: value taken %d times; want exactly 1", thieves, r, n)
+			}
+			if d.Len() != 0 {
+				t.Fatalf("round %d: Len() = %d after the race; want 0", r, d.Len())
+			}
+		}
+		wg.Wait()
+		t.Logf("%d thieves: owner won %d of %d rounds", thieves, owner, rounds)
+	}
+}
+
+// TestRaceStealHalf fills the deque, then lets the owner pop as fast as it
+// can while a thief StealHalf's into its own deque, round after round. Every
+// value must be taken once, by the owner or by the thief, never by both: this
+// is the race a one-CAS "top += n" StealHalf loses against the owner's
+// CAS-free Pop.
+func TestRaceStealHalf(t *testing.T) {
+	rounds := 3000
+	if testing.Short() {
+		rounds = 600
+	}
+	const perRound = 128
+	d, mine := New[int](0), New[int](0)
+	const (
+		byOwner = 1 << 0
+		byThief = 1 << 8
+	)
+	takers := make([]atomic.Int32, rounds*perRound)
+	var round, finished atomic.Int64
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for r := int64(1); r <= int64(rounds); r++ {
+			spinUntil(func() bool { return round.Load() >= r })
+			for d.StealHalf(mine) > 0 {
+			}
+			for {
+				v, ok := mine.Pop()
+				if !ok {
+					break
+				}
+				takers[v].Add(byThief)
+			}
+			finished.Store(r)
+		}
+	})
+	next := 0
+	for r := 1; r <= rounds; r++ {
+		first := next
+		for range perRound {
+			d.Push(next)
+			next++
+		}
+		round.Store(int64(r))
+		for {
+			v, ok := d.Pop()
+			if !ok {
+				break
+			}
+			takers[v].Add(byOwner)
+		}
+		spinUntil(func() bool { return finished.Load() == int64(r) })
+		for v := first; v < next; v++ {
+			switch c := takers[v].Load(); c {
+			case byOwner, byThief:
+			case byOwner + byThief:
+				t.Fatalf("round %d: value %d both popped and stolen", r, v)
+			default:
+				t.Fatalf("round %d: value %d taken %d times by the owner and %d by the thief; want once",
+					r, v, c&0xff, c>>8)
+			}
+		}
+	}
+	wg.Wait()
+}
+
+// TestRaceStealNeverFalseWhenNonEmpty checks that Steal reports false only
+// when the deque was empty at some instant during the call. Thieves steal
+// only with a token, and the owner hands out one token per value beyond the
+// first, so the deque always holds at least one value that no token covers:
+// every Steal must succeed. The deque is kept short so that top passes
+// through many values while a slow thief sits between two of its loads; a
+// thief that loads bottom before top can then see an old bottom and a new
+// top, and report a deque that was never empty as empty.
+func TestRaceStealNeverFalseWhenNonEmpty(t *testing.T) {
+	n := 200_000
+	if testing.Short() {
+		n = 50_000
+	}
+	const thieves = 3
+	d := New[int](0)
+	var tokens atomic.Int64
+	var stolen atomic.Int64
+	var done atomic.Bool
+	var wg sync.WaitGroup
+	for range thieves {
+		wg.Go(func() {
+			for !done.Load() {
+				k := tokens.Load()
+				if k <= 0 {
+					runtime.Gosched() // let the owner push
+					continue
+				}
+				if !tokens.CompareAndSwap(k, k-1) {
+					continue
+				}
+				if _, ok := d.Steal(); !ok {
+					t.Errorf("Steal() = false with %d values pushed and at most %d stolen", n, stolen.Load())
+					done.Store(true)
+					return
+				}
+				stolen.Add(1)
+			}
+		})
+	}
+	d.Push(0)
+	for i := 1; i < n && !done.Load(); i++ {
+		spinUntil(func() bool { return tokens.Load() < 2 || done.Load() })
+		d.Push(i)
+		tokens.Add(1)
+	}
+	spinUntil(func() bool { return tokens.Load() == 0 || done.Load() })
+	done.Store(true)
+	wg.Wait()
+}
