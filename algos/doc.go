@@ -1,0 +1,39 @@
+// Package algos holds fork-join algorithms written against package forkjoin:
+// the classic benchmarks of work-stealing schedulers, each next to the serial
+// code it is measured against.
+//
+// Every algorithm runs inside a task: it takes the current *forkjoin.Worker
+// first, forks through it, and returns when all it forked is done. From
+// ordinary code, enter a pool with forkjoin.Invoke (or forkjoin.Run):
+//
+//	n := forkjoin.Invoke(forkjoin.Default(), func(w *forkjoin.Worker) int { return algos.NQueens(w, 12) })
+//
+// The algorithms:
+//
+//   - Fib(w, n, cutoff): the n-th Fibonacci number by the doubly recursive
+//     definition, forking both calls above cutoff. With cutoff 0 it forks at
+//     every call and measures almost nothing but the runtime's fork and join
+//     overhead; FibSerial is the same recursion without forks.
+//   - MergeSort and QuickSort (and their Func variants): parallel sorts of
+//     slices; see their own documentation.
+//   - MatMul(w, c, a, b): c = a·b for gonum matrices, by recursive
+//     cache-oblivious blocking: the larger dimension of c is halved in
+//     parallel, the inner dimension serially (the halves write the same
+//     block of c), down to leaves that gonum's serial kernel multiplies.
+//     Transpose(w, dst, src) transposes the same way.
+//   - NQueens(w, n): the number of ways to place n non-attacking queens on an
+//     n×n board, by bit-mask backtracking, parallel over the first rows;
+//     NQueensSerial is the serial search.
+//   - UTS(w, p): Unbalanced Tree Search (Olivier et al., LCPC 2006), the
+//     benchmark built to defeat static load balancing: it counts the nodes,
+//     leaves and depth of an implicit random tree whose shape no one can
+//     predict, since every node's number of children is drawn from a SHA-1
+//     based splittable random number generator seeded by its parent's state.
+//     The trees are those of the reference implementation (UTSParams mirrors
+//     its flags), and the published sample trees are reproduced exactly;
+//     UTSSerial is the serial depth-first search.
+//
+// Each parallel algorithm forks through a package-level forkjoin.Func, the
+// runtime's allocation-free path, and falls back to serial code below a
+// cutoff where a fork would cost more than the work it hands out.
+package algos
