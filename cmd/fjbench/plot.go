@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -141,6 +142,33 @@ func groupPlots(rs []Result, sp []speedup, g []int) []*plot.Plot {
 	// Rates span orders of magnitude (serial code against one goroutine per
 	// tiny task), so the throughput axis is logarithmic.
 	thru.Y.Scale = plot.LogScale{}
-	thru.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	thru.Y.Tick.Marker = siLogTicks{}
 	return []*plot.Plot{speed, thru}
+}
+
+// siLogTicks marks a logarithmic axis at 1, 2 and 5 times the powers of ten
+// in range, labelled with SI prefixes as in the tables. (plot.LogTicks labels
+// only powers of ten, so a range inside one decade gets no labels at all.)
+type siLogTicks struct{}
+
+func (siLogTicks) Ticks(lo, hi float64) []plot.Tick {
+	if lo <= 0 || hi <= lo {
+		return nil
+	}
+	at := func(ms ...float64) []plot.Tick {
+		var ticks []plot.Tick
+		for k := math.Floor(math.Log10(lo)); k <= math.Ceil(math.Log10(hi)); k++ {
+			for _, m := range ms {
+				if v := m * math.Pow(10, k); v >= lo && v <= hi {
+					ticks = append(ticks, plot.Tick{Value: v, Label: fmtSI(v)})
+				}
+			}
+		}
+		return ticks
+	}
+	if ticks := at(1, 2, 5); len(ticks) >= 3 {
+		return ticks
+	}
+	// A narrow range: every multiple of the power of ten.
+	return at(1, 2, 3, 4, 5, 6, 7, 8, 9)
 }
