@@ -13,11 +13,12 @@ const minCapacity = 32
 // Every removal takes each pushed value exactly once: a value returned by Pop
 // is never returned by Steal or StealHalf and the other way round.
 //
-// Values that thieves take are not cleared from the ring, and neither is the
-// last value the owner pops, so the ring may keep up to its capacity of
-// removed values reachable until their slots are reused or the deque is
-// dropped. Clearing them would be a write that races with a thief's
-// speculative read (see docs/deque.md).
+// Pop clears the slot it takes, except when it takes the last value: then a
+// thief may be reading that slot at the same moment. Thieves do not clear the
+// slots they take, for the same reason. So the ring may keep values that
+// thieves took (and one the owner popped) reachable until their slots are
+// reused or the deque is dropped: at most its capacity, usually far fewer.
+// See docs/deque.md.
 type Deque[T any] struct {
 	// top is the index of the oldest value, the next one a thief takes.
 	// It only grows, and only by a successful CompareAndSwap.
@@ -134,6 +135,9 @@ func (d *Deque[T]) Pop() (T, bool) {
 	if t < b {
 		// More than one value left: thieves can only reach indices below
 		// b, since any thief that loads top >= b afterwards sees bottom == b.
+		// Nobody else reads this slot now (docs/deque.md, "Clearing"), so
+		// clear it: the ring must not keep the value alive.
+		r.buf[b&r.mask] = zero
 		return v, true
 	}
 	// The last value: race the thieves for it on top, the same way they
