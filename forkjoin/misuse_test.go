@@ -1,0 +1,89 @@
+package forkjoin_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/fjkit/fjkit/forkjoin"
+)
+
+// TestMisusePanics checks that bad arguments panic with a message that names
+// the function and the argument, whether called outside or inside a task.
+func TestMisusePanics(t *testing.T) {
+	p := newPool(t, forkjoin.Workers(2))
+	inTask := func(f func(w *forkjoin.Worker)) func() {
+		return func() { forkjoin.Run(p, f) }
+	}
+	nop := func(*forkjoin.Worker) {}
+	nopInt := func(*forkjoin.Worker) int { return 0 }
+	cases := []struct {
+		name string
+		f    func()
+		want []string // substrings of the panic message
+	}{
+		{"Invoke nil fn", func() { forkjoin.Invoke[int](p, nil) }, []string{"forkjoin.Invoke", "fn"}},
+		{"Run nil fn", func() { forkjoin.Run(p, nil) }, []string{"forkjoin.Run", "fn"}},
+		{"InvokeContext nil fn", func() { forkjoin.InvokeContext[int](context.Background(), p, nil) }, []string{"forkjoin.InvokeContext", "fn"}},
+		{"Invoke nil pool", func() { forkjoin.Invoke(nil, nopInt) }, []string{"nil *Pool"}},
+		{"Join nil fa", inTask(func(w *forkjoin.Worker) { forkjoin.Join[int, int](w, nil, nopInt) }), []string{"forkjoin.Join", "fa"}},
+		{"Join nil fb", inTask(func(w *forkjoin.Worker) { forkjoin.Join[int, int](w, nopInt, nil) }), []string{"forkjoin.Join", "fb"}},
+		{"Do nil fn", inTask(func(w *forkjoin.Worker) { forkjoin.Do(w, nop, nil, nop) }), []string{"forkjoin.Do", "fns[1]"}},
+		{"Spawn nil fn", inTask(func(w *forkjoin.Worker) { forkjoin.Spawn[int](w, nil) }), []string{"forkjoin.Spawn", "fn"}},
+		{"Scope nil body", inTask(func(w *forkjoin.Worker) { forkjoin.Scope(w, nil) }), []string{"forkjoin.Scope", "body"}},
+		{"S.Go nil fn", inTask(func(w *forkjoin.Worker) { forkjoin.Scope(w, func(s *forkjoin.S) { s.Go(nil) }) }), []string{"Go", "fn"}},
+		{"For nil body", inTask(func(w *forkjoin.Worker) { forkjoin.For(w, 0, 10, nil) }), []string{"forkjoin.For", "body"}},
+		{"ForRange nil body", inTask(func(w *forkjoin.Worker) { forkjoin.ForRange(w, 0, 10, 0, nil) }), []string{"forkjoin.ForRange", "body"}},
+		{"ForRange negative grain", inTask(func(w *forkjoin.Worker) {
+			forkjoin.ForRange(w, 0, 10, -1, func(*forkjoin.Worker, int, int) {})
+		}), []string{"forkjoin.ForRange", "grain", "-1"}},
+		{"Reduce nil mapf", inTask(func(w *forkjoin.Worker) {
+			forkjoin.Reduce(w, 0, 10, 0, nil, func(x, y int) int { return x + y })
+		}), []string{"forkjoin.Reduce", "mapf"}},
+		{"Reduce nil combine", inTask(func(w *forkjoin.Worker) {
+			forkjoin.Reduce(w, 0, 10, 0, func(i int) int { return i }, nil)
+		}), []string{"forkjoin.Reduce", "combine"}},
+		{"NewFunc nil fn", func() { forkjoin.NewFunc[int, int](nil) }, []string{"forkjoin.NewFunc", "fn"}},
+		{"Workers(0)", func() { forkjoin.Workers(0) }, []string{"forkjoin.Workers", "n", "got 0"}},
+		{"Workers(-3)", func() { forkjoin.Workers(-3) }, []string{"forkjoin.Workers", "n", "got -3"}},
+		{"WithMode unknown", func() { forkjoin.WithMode(forkjoin.Mode(7)) }, []string{"forkjoin.WithMode", "mode", "7"}},
+		{"WithSteal unknown", func() { forkjoin.WithSteal(forkjoin.StealPolicy(9)) }, []string{"forkjoin.WithSteal", "9"}},
+		{"New nil Option", func() { forkjoin.New(nil) }, []string{"forkjoin.New", "nil Option"}},
+		{"Future joined twice", inTask(func(w *forkjoin.Worker) {
+			f := forkjoin.Spawn(w, nopInt)
+			f.Join(w)
+			f.Join(w)
+		}), []string{"Future joined twice"}},
+		{"Forked joined twice", inTask(func(w *forkjoin.Worker) {
+			h := fibJoin.Fork(w, 5)
+			h.Join(w)
+			h.Join(w)
+		}), []string{"Forked joined twice"}},
+		{"Forked joined twice after reuse", inTask(func(w *forkjoin.Worker) {
+			h := fibJoin.Fork(w, 5)
+			h.Join(w)
+			h2 := fibJoin.Fork(w, 6) // likely reuses h's record
+			h.Join(w)
+			h2.Join(w)
+		}), []string{"Forked joined twice"}},
+		{"zero Forked", inTask(func(w *forkjoin.Worker) {
+			var h forkjoin.Forked[int, int]
+			h.Join(w)
+		}), []string{"Forked"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			msg := panicMessage(tc.f)
+			if msg == "" {
+				t.Fatal("did not panic")
+			}
+			for _, s := range tc.want {
+				if !strings.Contains(msg, s) {
+					t.Errorf("panic message %q does not contain %q", msg, s)
+				}
+			}
+		})
+	}
+	// Misuse inside a task leaves the pool usable.
+	checkUsable(t, p)
+}
