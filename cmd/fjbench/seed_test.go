@@ -50,7 +50,6 @@ func seedResults(rates map[int][4]float64) []Result {
 	return rs
 }
 
-
 func TestSeedSummaryReadsTheNumbers(t *testing.T) {
 	// The seeds' picture: at weight 4 the shared queue slows down with 16
 	// workers and work stealing is 4× ahead; at 400 they are level.
