@@ -1,0 +1,224 @@
+package algos
+
+import (
+	"cmp"
+
+	"github.com/fjkit/fjkit/forkjoin"
+)
+
+// Cutoffs of the merge sort, measured with BenchmarkMergeSortCutoff on
+// random int64 (see sort_bench_test.go).
+const (
+	// mergeSortSerialCutoff is the length at or below which a subproblem
+	// is sorted by the serial kernel instead of being split into two
+	// tasks. A task this size takes tens of microseconds, which amortises
+	// a fork and still leaves enough tasks to balance two or more workers.
+	mergeSortSerialCutoff = 1 << 13
+
+	// mergeSerialCutoff is the output length at or below which a merge
+	// runs serially instead of being split by co-ranking.
+	mergeSerialCutoff = 1 << 13
+
+	// insertionSortRun is the length at or below which the serial kernel
+	// uses insertion sort. Below this length insertion sort's few moves
+	// beat a merge's copying.
+	insertionSortRun = 20
+)
+
+// MergeSort sorts s in ascending order, as slices.Sort does (NaNs first),
+// running its halves, and the merges of its halves, as tasks of w's pool.
+// The sort is stable, which is observable only for floating-point zeros of
+// either sign and NaNs with different payloads.
+//
+// It allocates one scratch buffer of len(s) elements per call; the levels of
+// the recursion alternate between s and the buffer, so every element is
+// moved once per level. Each merge of two runs is itself split in two by
+// co-ranking (a binary search for the point that divides the output in
+// half), so no merge is serial above mergeSerialCutoff elements: the span is
+// O(log³ n) plus the serial cutoffs, and the work O(n log n).
+//
+// From ordinary code, call it through a pool:
+//
+//	forkjoin.Run(forkjoin.Default(), func(w *forkjoin.Worker) { algos.MergeSort(w, s) })
+func MergeSort[T cmp.Ordered](w *forkjoin.Worker, s []T) {
+	if w == nil {
+		panic("algos: MergeSort: nil worker w")
+	}
+	if len(s) <= insertionSortRun {
+		insertionSortOrdered(s)
+		return
+	}
+	buf := make([]T, len(s))
+	if len(s) <= mergeSortSerialCutoff {
+		stableSortOrdered(s, buf, false)
+		return
+	}
+	m := new(mergeSorterOrdered[T])
+	m.sort = forkjoin.NewFunc(m.sortTask)
+	m.merge = forkjoin.NewFunc(m.mergeTask)
+	m.sort.Call(w, sortRange[T]{s: s, buf: buf})
+}
+
+// MergeSortFunc sorts s in ascending order as determined by cmp, keeping
+// equal elements in their original order (it is stable, like
+// slices.SortStableFunc). cmp(a, b) must return a negative number when a < b,
+// a positive number when a > b and zero when they are equal, and must be a
+// strict weak ordering. Tasks call cmp concurrently.
+//
+// It allocates one scratch buffer of len(s) elements per call and has the
+// same O(log³ n) span as MergeSort.
+func MergeSortFunc[T any](w *forkjoin.Worker, s []T, cmp func(a, b T) int) {
+	if w == nil {
+		panic("algos: MergeSortFunc: nil worker w")
+	}
+	if cmp == nil {
+		panic("algos: MergeSortFunc: nil cmp")
+	}
+	if len(s) <= insertionSortRun {
+		insertionSortCmpFunc(s, cmp)
+		return
+	}
+	buf := make([]T, len(s))
+	if len(s) <= mergeSortSerialCutoff {
+		stableSortCmpFunc(s, buf, false, cmp)
+		return
+	}
+	m := &mergeSorterCmpFunc[T]{cmp: cmp}
+	m.sort = forkjoin.NewFunc(m.sortTask)
+	m.merge = forkjoin.NewFunc(m.mergeTask)
+	m.sort.Call(w, sortRange[T]{s: s, buf: buf})
+}
+
+// sortRange asks for s to be sorted, with the result left in s, or in buf
+// when toBuf is set. buf has the length of s and is scratch space.
+type sortRange[T any] struct {
+	s, buf []T
+	toBuf  bool
+}
+
+// mergeRuns asks for the sorted runs a (left) and b (right) to be merged
+// into dst.
+type mergeRuns[T any] struct {
+	dst, a, b []T
+}
+
+// mergeSorterOrdered holds the two task functions of one MergeSort call;
+// they are made per call because a package-level Func cannot be generic.
+type mergeSorterOrdered[T cmp.Ordered] struct {
+	sort  *forkjoin.Func[sortRange[T], struct{}]
+	merge *forkjoin.Func[mergeRuns[T], struct{}]
+}
+
+func (m *mergeSorterOrdered[T]) sortTask(w *forkjoin.Worker, r sortRange[T]) struct{} {
+	n := len(r.s)
+	if n <= mergeSortSerialCutoff {
+		stableSortOrdered(r.s, r.buf, r.toBuf)
+		return struct{}{}
+	}
+	h := n / 2
+	// Sort each half into the other buffer, then merge back into the one
+	// the caller asked for.
+	m.sort.Join(w,
+		sortRange[T]{s: r.s[:h], buf: r.buf[:h], toBuf: !r.toBuf},
+		sortRange[T]{s: r.s[h:], buf: r.buf[h:], toBuf: !r.toBuf})
+	if r.toBuf {
+		m.merge.Call(w, mergeRuns[T]{dst: r.buf, a: r.s[:h], b: r.s[h:]})
+	} else {
+		m.merge.Call(w, mergeRuns[T]{dst: r.s, a: r.buf[:h], b: r.buf[h:]})
+	}
+	return struct{}{}
+}
+
+func (m *mergeSorterOrdered[T]) mergeTask(w *forkjoin.Worker, r mergeRuns[T]) struct{} {
+	n := len(r.dst)
+	if n <= mergeSerialCutoff {
+		mergeOrdered(r.dst, r.a, r.b)
+		return struct{}{}
+	}
+	k := n / 2
+	i := coRankOrdered(k, r.a, r.b)
+	j := k - i
+	m.merge.Join(w,
+		mergeRuns[T]{dst: r.dst[:k], a: r.a[:i], b: r.b[:j]},
+		mergeRuns[T]{dst: r.dst[k:], a: r.a[i:], b: r.b[j:]})
+	return struct{}{}
+}
+
+type mergeSorterCmpFunc[T any] struct {
+	cmp   func(a, b T) int
+	sort  *forkjoin.Func[sortRange[T], struct{}]
+	merge *forkjoin.Func[mergeRuns[T], struct{}]
+}
+
+func (m *mergeSorterCmpFunc[T]) sortTask(w *forkjoin.Worker, r sortRange[T]) struct{} {
+	n := len(r.s)
+	if n <= mergeSortSerialCutoff {
+		stableSortCmpFunc(r.s, r.buf, r.toBuf, m.cmp)
+		return struct{}{}
+	}
+	h := n / 2
+	m.sort.Join(w,
+		sortRange[T]{s: r.s[:h], buf: r.buf[:h], toBuf: !r.toBuf},
+		sortRange[T]{s: r.s[h:], buf: r.buf[h:], toBuf: !r.toBuf})
+	if r.toBuf {
+		m.merge.Call(w, mergeRuns[T]{dst: r.buf, a: r.s[:h], b: r.s[h:]})
+	} else {
+		m.merge.Call(w, mergeRuns[T]{dst: r.s, a: r.buf[:h], b: r.buf[h:]})
+	}
+	return struct{}{}
+}
+
+func (m *mergeSorterCmpFunc[T]) mergeTask(w *forkjoin.Worker, r mergeRuns[T]) struct{} {
+	n := len(r.dst)
+	if n <= mergeSerialCutoff {
+		mergeCmpFunc(r.dst, r.a, r.b, m.cmp)
+		return struct{}{}
+	}
+	k := n / 2
+	i := coRankCmpFunc(k, r.a, r.b, m.cmp)
+	j := k - i
+	m.merge.Join(w,
+		mergeRuns[T]{dst: r.dst[:k], a: r.a[:i], b: r.b[:j]},
+		mergeRuns[T]{dst: r.dst[k:], a: r.a[i:], b: r.b[j:]})
+	return struct{}{}
+}
+
+// stableSortOrdered is the serial kernel of MergeSort: a top-down merge sort
+// that sorts s, leaving the result in s, or in buf when toBuf is set. buf
+// has the length of s. The levels alternate between the two slices, as in
+// the parallel sort, so no level copies back.
+func stableSortOrdered[T cmp.Ordered](s, buf []T, toBuf bool) {
+	if len(s) <= insertionSortRun {
+		insertionSortOrdered(s)
+		if toBuf {
+			copy(buf, s)
+		}
+		return
+	}
+	h := len(s) / 2
+	stableSortOrdered(s[:h], buf[:h], !toBuf)
+	stableSortOrdered(s[h:], buf[h:], !toBuf)
+	if toBuf {
+		mergeOrdered(buf, s[:h], s[h:])
+	} else {
+		mergeOrdered(s, buf[:h], buf[h:])
+	}
+}
+
+func stableSortCmpFunc[T any](s, buf []T, toBuf bool, cmp func(a, b T) int) {
+	if len(s) <= insertionSortRun {
+		insertionSortCmpFunc(s, cmp)
+		if toBuf {
+			copy(buf, s)
+		}
+		return
+	}
+	h := len(s) / 2
+	stableSortCmpFunc(s[:h], buf[:h], !toBuf, cmp)
+	stableSortCmpFunc(s[h:], buf[h:], !toBuf, cmp)
+	if toBuf {
+		mergeCmpFunc(buf, s[:h], s[h:], cmp)
+	} else {
+		mergeCmpFunc(s, buf[:h], buf[h:], cmp)
+	}
+}

@@ -1,0 +1,606 @@
+package algos
+
+import (
+	"cmp"
+	"math/bits"
+
+	"github.com/fjkit/fjkit/forkjoin"
+)
+
+// Tuning constants of the pattern-defeating quicksort (Orson Peters,
+// "Pattern-defeating Quicksort", 2021). The parallel cutoff was measured with
+// BenchmarkQuickSortCutoff on random int64 (see sort_bench_test.go).
+const (
+	// quickSortSerialCutoff is the length at or below which a subrange is
+	// sorted by the serial kernel instead of being partitioned and split
+	// into two tasks.
+	quickSortSerialCutoff = 1 << 13
+
+	// pdqInsertionCutoff is the length at or below which a subrange is
+	// insertion sorted.
+	pdqInsertionCutoff = 24
+
+	// pdqNintherThreshold is the length above which the pivot is Tukey's
+	// ninther (the median of three medians of three) instead of the median
+	// of three.
+	pdqNintherThreshold = 128
+
+	// pdqPartialInsertionLimit is how many element moves a partial
+	// insertion sort may make before it gives up on a subrange that looked
+	// sorted.
+	pdqPartialInsertionLimit = 8
+
+	// pdqBlock is the block length of the branchless partition; offsets
+	// within a block are stored in a byte.
+	pdqBlock = 64
+)
+
+// pdqOutcome says what one partitioning step left to do.
+type pdqOutcome int
+
+const (
+	pdqSplit pdqOutcome = iota // sort data[a:mid] and data[mid+1:b]
+	pdqEqual                   // data[a:mid+1] is final; sort data[mid+1:b]
+	pdqDone                    // data[a:b] is sorted
+)
+
+// pdqRange is a quicksort subproblem: sort data[a:b], falling back to
+// heapsort after limit more badly unbalanced partitions.
+type pdqRange struct {
+	a, b, limit int
+}
+
+// QuickSort sorts s in ascending order, as slices.Sort does (NaNs first),
+// with a parallel pattern-defeating quicksort: the two sides of each
+// partition are sorted as tasks of w's pool, down to subranges of
+// quickSortSerialCutoff elements, which are sorted serially. The sort is not
+// stable and allocates nothing beyond the per-call task function.
+//
+// Pivots are the median of three, or Tukey's ninther above
+// pdqNintherThreshold elements. A partition that swapped nothing is followed
+// by a bounded insertion sort of both sides, so sorted and reversed runs take
+// linear time; a pivot equal to the element before its subrange (which
+// bounds the subrange from below) moves every element equal to it into place
+// at once, so inputs with few distinct values take O(n·k) for k distinct
+// values; after about log2(n) badly unbalanced partitions a subrange is
+// heapsorted, so no input, McIlroy's adversary included, takes more than
+// O(n log n) time.
+//
+// Each partition is serial, so the first one alone costs O(n): the span is
+// O(n) (and O(n log n) work), which bounds the speedup to O(log n); in
+// practice the first partition is about 3% of the work of a random 1e7-element
+// sort.
+//
+// From ordinary code, call it through a pool:
+//
+//	forkjoin.Run(forkjoin.Default(), func(w *forkjoin.Worker) { algos.QuickSort(w, s) })
+func QuickSort[T cmp.Ordered](w *forkjoin.Worker, s []T) {
+	if w == nil {
+		panic("algos: QuickSort: nil worker w")
+	}
+	limit := bits.Len(uint(len(s)))
+	if len(s) <= quickSortSerialCutoff {
+		pdqOrdered(s, 0, len(s), limit)
+		return
+	}
+	q := &quickSorterOrdered[T]{data: s}
+	q.task = forkjoin.NewFunc(q.sortTask)
+	q.task.Call(w, pdqRange{a: 0, b: len(s), limit: limit})
+}
+
+// QuickSortFunc sorts s in ascending order as determined by cmp, with the
+// parallel pattern-defeating quicksort of QuickSort. cmp(a, b) must return
+// a negative number when a < b, a positive number when a > b and zero when
+// they are equal, and must be a strict weak ordering. Tasks call cmp
+// concurrently. The sort is not stable; it makes O(n log n) comparisons on
+// every input.
+func QuickSortFunc[T any](w *forkjoin.Worker, s []T, cmp func(a, b T) int) {
+	if w == nil {
+		panic("algos: QuickSortFunc: nil worker w")
+	}
+	if cmp == nil {
+		panic("algos: QuickSortFunc: nil cmp")
+	}
+	limit := bits.Len(uint(len(s)))
+	if len(s) <= quickSortSerialCutoff {
+		pdqCmpFunc(s, 0, len(s), limit, cmp)
+		return
+	}
+	q := &quickSorterCmpFunc[T]{data: s, cmp: cmp}
+	q.task = forkjoin.NewFunc(q.sortTask)
+	q.task.Call(w, pdqRange{a: 0, b: len(s), limit: limit})
+}
+
+// quickSorterOrdered holds the slice and the task function of one
+// QuickSort call; tasks own disjoint subranges of data.
+type quickSorterOrdered[T cmp.Ordered] struct {
+	data []T
+	task *forkjoin.Func[pdqRange, struct{}]
+}
+
+func (q *quickSorterOrdered[T]) sortTask(w *forkjoin.Worker, r pdqRange) struct{} {
+	a, b, limit := r.a, r.b, r.limit
+	for b-a > quickSortSerialCutoff {
+		mid, out := pdqStepOrdered(q.data, a, b, &limit)
+		switch out {
+		case pdqDone:
+			return struct{}{}
+		case pdqEqual:
+			a = mid + 1
+			continue
+		}
+		// The pivot at mid is final and no task writes it again,
+		// so the right side may read it as its lower bound.
+		q.task.Join(w, pdqRange{a, mid, limit}, pdqRange{mid + 1, b, limit})
+		return struct{}{}
+	}
+	pdqOrdered(q.data, a, b, limit)
+	return struct{}{}
+}
+
+type quickSorterCmpFunc[T any] struct {
+	data []T
+	cmp  func(a, b T) int
+	task *forkjoin.Func[pdqRange, struct{}]
+}
+
+func (q *quickSorterCmpFunc[T]) sortTask(w *forkjoin.Worker, r pdqRange) struct{} {
+	a, b, limit := r.a, r.b, r.limit
+	for b-a > quickSortSerialCutoff {
+		mid, out := pdqStepCmpFunc(q.data, a, b, &limit, q.cmp)
+		switch out {
+		case pdqDone:
+			return struct{}{}
+		case pdqEqual:
+			a = mid + 1
+			continue
+		}
+		q.task.Join(w, pdqRange{a, mid, limit}, pdqRange{mid + 1, b, limit})
+		return struct{}{}
+	}
+	pdqCmpFunc(q.data, a, b, limit, q.cmp)
+	return struct{}{}
+}
+
+// pdqOrdered is the serial kernel of QuickSort: it sorts data[a:b]. Every
+// element of data before a is no greater than any element of data[a:b]
+// (true of every quicksort subrange), which lets a pivot be compared with
+// data[a-1] to detect runs of equal elements.
+func pdqOrdered[T cmp.Ordered](data []T, a, b, limit int) {
+	for b-a > pdqInsertionCutoff {
+		mid, out := pdqStepOrdered(data, a, b, &limit)
+		switch out {
+		case pdqDone:
+			return
+		case pdqEqual:
+			a = mid + 1
+			continue
+		}
+		// Recurse into the shorter side and loop on the longer one, so
+		// the stack stays O(log n) deep.
+		if mid-a < b-mid {
+			pdqOrdered(data, a, mid, limit)
+			a = mid + 1
+		} else {
+			pdqOrdered(data, mid+1, b, limit)
+			b = mid
+		}
+	}
+	insertionSortOrdered(data[a:b])
+}
+
+// pdqStepOrdered partitions data[a:b] (longer than pdqInsertionCutoff) once
+// and reports what is left to sort. It decrements *limit on a badly
+// unbalanced partition and heapsorts data[a:b] when it reaches zero.
+func pdqStepOrdered[T cmp.Ordered](data []T, a, b int, limit *int) (int, pdqOutcome) {
+	n := b - a
+	choosePivotOrdered(data, a, b)
+	if a > 0 && !cmp.Less(data[a-1], data[a]) {
+		// The pivot equals the lower bound of the subrange, so it is
+		// the smallest value here: gather its copies, which are then
+		// in their final place, and go on with the rest.
+		return partitionEqualOrdered(data, a, b), pdqEqual
+	}
+	mid, noSwaps := partitionOrdered(data, a, b)
+	left, right := mid-a, b-mid-1
+	if left < n/8 || right < n/8 {
+		*limit--
+		if *limit <= 0 {
+			heapSortOrdered(data[a:b])
+			return mid, pdqDone
+		}
+		breakPatterns(data[a:mid])
+		breakPatterns(data[mid+1 : b])
+	} else if noSwaps &&
+		partialInsertionSortOrdered(data[a:mid]) &&
+		partialInsertionSortOrdered(data[mid+1:b]) {
+		// The partition found the input in order; it very likely was
+		// sorted, and the bounded insertion sorts just proved it.
+		return mid, pdqDone
+	}
+	return mid, pdqSplit
+}
+
+// choosePivotOrdered moves a pivot for data[a:b] to data[a]: the median of
+// the first, middle and last elements, or above pdqNintherThreshold the
+// median of three such medians, which resists organ pipes and other
+// patterns that fool a single median of three.
+func choosePivotOrdered[T cmp.Ordered](data []T, a, b int) {
+	h := a + (b-a)/2
+	if b-a > pdqNintherThreshold {
+		sort3Ordered(data, a, h, b-1)
+		sort3Ordered(data, a+1, h-1, b-2)
+		sort3Ordered(data, a+2, h+1, b-3)
+		sort3Ordered(data, h-1, h, h+1)
+		data[a], data[h] = data[h], data[a]
+	} else {
+		sort3Ordered(data, h, a, b-1)
+	}
+}
+
+// sort3Ordered orders data[i] <= data[j] <= data[k].
+func sort3Ordered[T cmp.Ordered](data []T, i, j, k int) {
+	if cmp.Less(data[j], data[i]) {
+		data[i], data[j] = data[j], data[i]
+	}
+	if cmp.Less(data[k], data[j]) {
+		data[j], data[k] = data[k], data[j]
+		if cmp.Less(data[j], data[i]) {
+			data[i], data[j] = data[j], data[i]
+		}
+	}
+}
+
+// partitionOrdered partitions data[a:b] around the pivot data[a]: it
+// returns mid such that data[a:mid] < data[mid] == pivot <= data[mid+1:b],
+// and whether no element had to move (the range was already partitioned).
+func partitionOrdered[T cmp.Ordered](data []T, a, b int) (int, bool) {
+	pivot := data[a]
+	// Invariant: data[a+1:l] < pivot <= data[r:b]; data[l:r] is unseen.
+	l, r := a+1, b
+	for l < r && cmp.Less(data[l], pivot) {
+		l++
+	}
+	for l < r && !cmp.Less(data[r-1], pivot) {
+		r--
+	}
+	noSwaps := l >= r
+	if !noSwaps {
+		r--
+		data[l], data[r] = data[r], data[l]
+		l++
+		l, r = blockPartitionOrdered(data, l, r, pivot)
+		// Finish the fewer than 2*pdqBlock elements the blocks left.
+		for {
+			for l < r && cmp.Less(data[l], pivot) {
+				l++
+			}
+			for l < r && !cmp.Less(data[r-1], pivot) {
+				r--
+			}
+			if l >= r {
+				break
+			}
+			r--
+			data[l], data[r] = data[r], data[l]
+			l++
+		}
+	}
+	mid := l - 1
+	data[a], data[mid] = data[mid], data[a]
+	return mid, noSwaps
+}
+
+// blockPartitionOrdered is the inner loop of partitionOrdered, after Edelkamp
+// and Weiß, "BlockQuicksort" (2016): it classifies a block of pdqBlock
+// elements at each end of data[l:r] without branching on the comparisons,
+// recording the offsets of misplaced elements, then swaps misplaced pairs.
+// On random input a branching partition mispredicts about every other
+// comparison; this one mispredicts once per block. It returns the bounds
+// of the unseen range that is left, shorter than 2*pdqBlock, keeping the
+// invariant data[...:l] < pivot <= data[r:...].
+func blockPartitionOrdered[T cmp.Ordered](data []T, l, r int, pivot T) (int, int) {
+	var offL, offR [pdqBlock]uint8
+	var startL, numL, startR, numR int
+	for r-l >= 2*pdqBlock {
+		if numL == 0 {
+			startL = 0
+			blk := data[l : l+pdqBlock : l+pdqBlock]
+			for i := 0; i < pdqBlock; i++ {
+				offL[numL&(pdqBlock-1)] = uint8(i)
+				numL += b2i(!cmp.Less(blk[i], pivot))
+			}
+		}
+		if numR == 0 {
+			startR = 0
+			blk := data[r-pdqBlock : r : r]
+			for i := 0; i < pdqBlock; i++ {
+				offR[numR&(pdqBlock-1)] = uint8(i)
+				numR += b2i(cmp.Less(blk[pdqBlock-1-i], pivot))
+			}
+		}
+		num := min(numL, numR)
+		for k := 0; k < num; k++ {
+			i := l + int(offL[(startL+k)&(pdqBlock-1)])
+			j := r - 1 - int(offR[(startR+k)&(pdqBlock-1)])
+			data[i], data[j] = data[j], data[i]
+		}
+		numL -= num
+		numR -= num
+		startL += num
+		startR += num
+		if numL == 0 {
+			l += pdqBlock
+		}
+		if numR == 0 {
+			r -= pdqBlock
+		}
+	}
+	return l, r
+}
+
+// partitionEqualOrdered partitions data[a:b] around the pivot data[a],
+// putting elements equal to it (none is smaller) on the left: it returns mid
+// such that data[a:mid+1] == pivot < data[mid+1:b].
+func partitionEqualOrdered[T cmp.Ordered](data []T, a, b int) int {
+	pivot := data[a]
+	l, r := a+1, b
+	for {
+		for l < r && !cmp.Less(pivot, data[l]) {
+			l++
+		}
+		for l < r && cmp.Less(pivot, data[r-1]) {
+			r--
+		}
+		if l >= r {
+			break
+		}
+		r--
+		data[l], data[r] = data[r], data[l]
+		l++
+	}
+	mid := l - 1
+	data[a], data[mid] = data[mid], data[a]
+	return mid
+}
+
+// partialInsertionSortOrdered insertion sorts s but gives up, returning
+// false, once it has moved elements more than pdqPartialInsertionLimit
+// places in total. It returns true if s is sorted.
+func partialInsertionSortOrdered[T cmp.Ordered](s []T) bool {
+	moved := 0
+	for i := 1; i < len(s); i++ {
+		if !cmp.Less(s[i], s[i-1]) {
+			continue
+		}
+		v := s[i]
+		j := i
+		for j > 0 && cmp.Less(v, s[j-1]) {
+			s[j] = s[j-1]
+			j--
+		}
+		s[j] = v
+		moved += i - j
+		if moved > pdqPartialInsertionLimit {
+			return false
+		}
+	}
+	return true
+}
+
+func pdqCmpFunc[T any](data []T, a, b, limit int, cmp func(a, b T) int) {
+	for b-a > pdqInsertionCutoff {
+		mid, out := pdqStepCmpFunc(data, a, b, &limit, cmp)
+		switch out {
+		case pdqDone:
+			return
+		case pdqEqual:
+			a = mid + 1
+			continue
+		}
+		if mid-a < b-mid {
+			pdqCmpFunc(data, a, mid, limit, cmp)
+			a = mid + 1
+		} else {
+			pdqCmpFunc(data, mid+1, b, limit, cmp)
+			b = mid
+		}
+	}
+	insertionSortCmpFunc(data[a:b], cmp)
+}
+
+func pdqStepCmpFunc[T any](data []T, a, b int, limit *int, cmp func(a, b T) int) (int, pdqOutcome) {
+	n := b - a
+	choosePivotCmpFunc(data, a, b, cmp)
+	if a > 0 && cmp(data[a-1], data[a]) >= 0 {
+		return partitionEqualCmpFunc(data, a, b, cmp), pdqEqual
+	}
+	mid, noSwaps := partitionCmpFunc(data, a, b, cmp)
+	left, right := mid-a, b-mid-1
+	if left < n/8 || right < n/8 {
+		*limit--
+		if *limit <= 0 {
+			heapSortCmpFunc(data[a:b], cmp)
+			return mid, pdqDone
+		}
+		breakPatterns(data[a:mid])
+		breakPatterns(data[mid+1 : b])
+	} else if noSwaps &&
+		partialInsertionSortCmpFunc(data[a:mid], cmp) &&
+		partialInsertionSortCmpFunc(data[mid+1:b], cmp) {
+		return mid, pdqDone
+	}
+	return mid, pdqSplit
+}
+
+func choosePivotCmpFunc[T any](data []T, a, b int, cmp func(a, b T) int) {
+	h := a + (b-a)/2
+	if b-a > pdqNintherThreshold {
+		sort3CmpFunc(data, a, h, b-1, cmp)
+		sort3CmpFunc(data, a+1, h-1, b-2, cmp)
+		sort3CmpFunc(data, a+2, h+1, b-3, cmp)
+		sort3CmpFunc(data, h-1, h, h+1, cmp)
+		data[a], data[h] = data[h], data[a]
+	} else {
+		sort3CmpFunc(data, h, a, b-1, cmp)
+	}
+}
+
+func sort3CmpFunc[T any](data []T, i, j, k int, cmp func(a, b T) int) {
+	if cmp(data[j], data[i]) < 0 {
+		data[i], data[j] = data[j], data[i]
+	}
+	if cmp(data[k], data[j]) < 0 {
+		data[j], data[k] = data[k], data[j]
+		if cmp(data[j], data[i]) < 0 {
+			data[i], data[j] = data[j], data[i]
+		}
+	}
+}
+
+func partitionCmpFunc[T any](data []T, a, b int, cmp func(a, b T) int) (int, bool) {
+	pivot := data[a]
+	l, r := a+1, b
+	for l < r && cmp(data[l], pivot) < 0 {
+		l++
+	}
+	for l < r && cmp(data[r-1], pivot) >= 0 {
+		r--
+	}
+	noSwaps := l >= r
+	if !noSwaps {
+		r--
+		data[l], data[r] = data[r], data[l]
+		l++
+		l, r = blockPartitionCmpFunc(data, l, r, pivot, cmp)
+		for {
+			for l < r && cmp(data[l], pivot) < 0 {
+				l++
+			}
+			for l < r && cmp(data[r-1], pivot) >= 0 {
+				r--
+			}
+			if l >= r {
+				break
+			}
+			r--
+			data[l], data[r] = data[r], data[l]
+			l++
+		}
+	}
+	mid := l - 1
+	data[a], data[mid] = data[mid], data[a]
+	return mid, noSwaps
+}
+
+func blockPartitionCmpFunc[T any](data []T, l, r int, pivot T, cmp func(a, b T) int) (int, int) {
+	var offL, offR [pdqBlock]uint8
+	var startL, numL, startR, numR int
+	for r-l >= 2*pdqBlock {
+		if numL == 0 {
+			startL = 0
+			blk := data[l : l+pdqBlock : l+pdqBlock]
+			for i := 0; i < pdqBlock; i++ {
+				offL[numL&(pdqBlock-1)] = uint8(i)
+				numL += b2i(cmp(blk[i], pivot) >= 0)
+			}
+		}
+		if numR == 0 {
+			startR = 0
+			blk := data[r-pdqBlock : r : r]
+			for i := 0; i < pdqBlock; i++ {
+				offR[numR&(pdqBlock-1)] = uint8(i)
+				numR += b2i(cmp(blk[pdqBlock-1-i], pivot) < 0)
+			}
+		}
+		num := min(numL, numR)
+		for k := 0; k < num; k++ {
+			i := l + int(offL[(startL+k)&(pdqBlock-1)])
+			j := r - 1 - int(offR[(startR+k)&(pdqBlock-1)])
+			data[i], data[j] = data[j], data[i]
+		}
+		numL -= num
+		numR -= num
+		startL += num
+		startR += num
+		if numL == 0 {
+			l += pdqBlock
+		}
+		if numR == 0 {
+			r -= pdqBlock
+		}
+	}
+	return l, r
+}
+
+func partitionEqualCmpFunc[T any](data []T, a, b int, cmp func(a, b T) int) int {
+	pivot := data[a]
+	l, r := a+1, b
+	for {
+		for l < r && cmp(pivot, data[l]) >= 0 {
+			l++
+		}
+		for l < r && cmp(pivot, data[r-1]) < 0 {
+			r--
+		}
+		if l >= r {
+			break
+		}
+		r--
+		data[l], data[r] = data[r], data[l]
+		l++
+	}
+	mid := l - 1
+	data[a], data[mid] = data[mid], data[a]
+	return mid
+}
+
+func partialInsertionSortCmpFunc[T any](s []T, cmp func(a, b T) int) bool {
+	moved := 0
+	for i := 1; i < len(s); i++ {
+		if cmp(s[i], s[i-1]) >= 0 {
+			continue
+		}
+		v := s[i]
+		j := i
+		for j > 0 && cmp(v, s[j-1]) < 0 {
+			s[j] = s[j-1]
+			j--
+		}
+		s[j] = v
+		moved += i - j
+		if moved > pdqPartialInsertionLimit {
+			return false
+		}
+	}
+	return true
+}
+
+// breakPatterns swaps a few elements of s, a side of a badly unbalanced
+// partition, so that the next pivot is drawn from different positions: an
+// input built to defeat the ninther (or an unlucky pattern) does not defeat
+// it twice in the same way.
+func breakPatterns[T any](s []T) {
+	n := len(s)
+	if n < pdqInsertionCutoff {
+		return
+	}
+	q := n / 4
+	s[0], s[q] = s[q], s[0]
+	s[n-1], s[n-q] = s[n-q], s[n-1]
+	if n > pdqNintherThreshold {
+		s[1], s[q+1] = s[q+1], s[1]
+		s[2], s[q+2] = s[q+2], s[2]
+		s[n-2], s[n-q-1] = s[n-q-1], s[n-2]
+		s[n-3], s[n-q-2] = s[n-q-2], s[n-3]
+	}
+}
+
+// b2i is 1 for true and 0 for false; it compiles to a flag-setting
+// instruction, not a branch.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,1 @@
+package algos_test
