@@ -59,7 +59,7 @@ func runNQueens(cfg *config, b *bench) (Section, error) {
 	depth = min(depth, n)
 	sec := Section{Name: "nqueens", Notes: []string{cappedNote,
 		"The baselines fork one task per free square of each of the first -cutoff rows (default 3) and search the rest serially; fjkit's NQueens chooses its own split."}}
-	base := Result{Scenario: "nqueens", Params: []Param{{"n", strconv.Itoa(n)}}, Unit: "solutions"}
+	base := Result{Scenario: "nqueens", Params: []Param{{"n", strconv.Itoa(n)}, {"cutoff", strconv.Itoa(depth)}}, Unit: "solutions"}
 	ref := algos.NQueensSerial(n)
 	base.Work = float64(ref)
 	r, err := b.measure(base, contender{scheduler: "serial", work: func() uint64 { return uint64(algos.NQueensSerial(n)) }})

@@ -162,7 +162,7 @@ func groupTables(rs []Result, sp []speedup, g []int) []Table {
 			}
 			t.Rows = append(t.Rows, row)
 		}
-		t.Right = rightAll(len(t.Header), 0)
+		t.Right = rightFrom(len(t.Header), 0)
 		out = append(out, t)
 	}
 	if len(flat) > 0 {
@@ -184,20 +184,17 @@ func groupTables(rs []Result, sp []speedup, g []int) []Table {
 			}
 			t.Rows = append(t.Rows, row)
 		}
-		t.Right = rightAll(len(t.Header), 1)
+		t.Right = rightFrom(len(t.Header), 1)
 		out = append(out, t)
 	}
 	return out
 }
 
-// rightAll right-aligns every column from the first numeric one on.
-func rightAll(n, from int) []bool {
+// rightFrom right-aligns the columns from the first numeric one on.
+func rightFrom(n, from int) []bool {
 	r := make([]bool, n)
 	for i := from; i < n; i++ {
 		r[i] = true
-	}
-	if from == 0 {
-		r[0] = true
 	}
 	return r
 }

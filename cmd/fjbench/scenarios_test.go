@@ -31,7 +31,7 @@ func TestSmokeFib(t *testing.T) {
 
 func TestSmokeNQueens(t *testing.T) {
 	rep := smoke(t, "nqueens", "-n", "7", "-cutoff", "2", "-workers", "1,3")
-	checkSmoke(t, rep, map[string]string{"nqueens n=7": fmtChecksum(40)}, fjkitAndRecursive...)
+	checkSmoke(t, rep, map[string]string{"nqueens n=7 cutoff=2": fmtChecksum(40)}, fjkitAndRecursive...)
 }
 
 func TestSmokeMatMul(t *testing.T) {

@@ -1,0 +1,21 @@
+#!/bin/sh
+# Makes the measurements behind docs/benchmarks.md: runs fjbench's default
+# experiment and every subcommand at its default sizes, writing the tables to
+# docs/bench/NAME.md and the charts to docs/bench/NAME.svg, each with the wall
+# time and the load average around it (the machine may be shared). Run it from
+# the repository root; it takes several minutes on 2 cores.
+set -eu
+out=docs/bench
+mkdir -p "$out"
+bin=$(mktemp -d)/fjbench
+go build -o "$bin" ./cmd/fjbench
+for c in seed fib sort matmul uts nqueens; do
+	echo "fjbench $c ..." >&2
+	before=$(cut -d' ' -f1 /proc/loadavg)
+	start=$(date +%s)
+	"$bin" "$c" -plot "$out/$c.svg" >"$out/$c.md"
+	end=$(date +%s)
+	after=$(cut -d' ' -f1 /proc/loadavg)
+	printf '\n`fjbench %s`: %d s wall; 1-minute load average %s before, %s after.\n' \
+		"$c" $((end - start)) "$before" "$after" >>"$out/$c.md"
+done
