@@ -1,0 +1,110 @@
+package main
+
+import (
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"sync"
+
+	"github.com/fjkit/fjkit/algos"
+	"github.com/fjkit/fjkit/forkjoin"
+)
+
+// sortInput is n pseudo-random int64s from a fixed seed, the same every run.
+func sortInput(n int) []int64 {
+	r := rand.New(rand.NewPCG(1, 2))
+	s := make([]int64, n)
+	for i := range s {
+		s[i] = r.Int64()
+	}
+	return s
+}
+
+// sortChecksum weighs every element by its position, so that only the one
+// sorted order of the input gives the reference checksum.
+func sortChecksum(s []int64) uint64 {
+	var c uint64
+	for i, v := range s {
+		c += uint64(v) * uint64(i+1)
+	}
+	return c
+}
+
+// mergeSortFork is the baselines' parallel sort, the one a Go programmer
+// writes first: sort the halves in parallel down to cutoff elements
+// (slices.Sort below), then merge them serially through buf.
+func mergeSortFork(f forker, s, buf []int64, cutoff int) {
+	if len(s) <= cutoff {
+		slices.Sort(s)
+		return
+	}
+	mid := len(s) / 2
+	var wg sync.WaitGroup
+	f.fork(&wg, func() { mergeSortFork(f, s[:mid], buf[:mid], cutoff) })
+	mergeSortFork(f, s[mid:], buf[mid:], cutoff)
+	wg.Wait()
+	copy(buf, s)
+	a, b := buf[:mid], buf[mid:]
+	i, j, k := 0, 0, 0
+	for i < len(a) && j < len(b) {
+		if b[j] < a[i] {
+			s[k] = b[j]
+			j++
+		} else {
+			s[k] = a[i]
+			i++
+		}
+		k++
+	}
+	k += copy(s[k:], a[i:])
+	copy(s[k:], b[j:])
+}
+
+func runSort(cfg *config, b *bench) (Section, error) {
+	n, cutoff := cfg.n, cfg.cutoff
+	if n == 0 {
+		n = 1_000_000
+	}
+	if cutoff == 0 {
+		cutoff = 8192
+	}
+	sec := Section{Name: "sort", Notes: []string{cappedNote,
+		"The baselines are a merge sort that sorts halves in parallel down to -cutoff elements (default 8192, " +
+			"slices.Sort below) and merges serially; fjkit's merge sort also merges in parallel."}}
+	input := sortInput(n)
+	work := make([]int64, n)
+	buf := make([]int64, n)
+	fresh := func() { copy(work, input) }
+	base := Result{Scenario: "sort", Params: []Param{{"n", strconv.Itoa(n)}, {"cutoff", strconv.Itoa(cutoff)}},
+		Work: float64(n), Unit: "elems"}
+	add := func(rs []Result, err error) error {
+		sec.Results = append(sec.Results, rs...)
+		return err
+	}
+	r, err := b.measure(base, contender{scheduler: "slices.Sort", prepare: fresh, work: func() uint64 {
+		slices.Sort(work)
+		return sortChecksum(work)
+	}})
+	if add([]Result{r}, err) != nil {
+		return sec, err
+	}
+	if err := add(measureOurs(b, base, cfg.modes, cfg.workers, "-merge", fresh, func(w *forkjoin.Worker) uint64 {
+		algos.MergeSort(w, work)
+		return sortChecksum(work)
+	})); err != nil {
+		return sec, err
+	}
+	if err := add(measureOurs(b, base, cfg.modes, cfg.workers, "-quick", fresh, func(w *forkjoin.Worker) uint64 {
+		algos.QuickSort(w, work)
+		return sortChecksum(work)
+	})); err != nil {
+		return sec, err
+	}
+	// slices.Sort's checksum is the reference: checkGroups then holds every
+	// other sort to the one sorted order.
+	err = add(measureRecursive(b, base, cfg.workers, fresh, func(f forker) uint64 {
+		mergeSortFork(f, work, buf, cutoff)
+		return sortChecksum(work)
+	}))
+	return sec, err
+}
