@@ -63,8 +63,10 @@ func TestSmokeUTS(t *testing.T) {
 
 func TestSmokeModeAndFormats(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	svg := filepath.Join(t.TempDir(), "seed.svg")
-	args := []string{"-tasks", "500", "-weights", "4", "-workers", "1,2", "-runs", "2", "-mode", "ws", "-format", "bench", "-plot", svg}
+	dir := t.TempDir()
+	svg, prof := filepath.Join(dir, "seed.svg"), filepath.Join(dir, "cpu.prof")
+	args := []string{"-tasks", "500", "-weights", "4", "-workers", "1,2", "-runs", "2", "-mode", "ws", "-format", "bench",
+		"-plot", svg, "-cpuprofile", prof}
 	if code := run(args, &stdout, &stderr); code != 0 {
 		t.Fatalf("run(%q) = %d, stderr:\n%s", args, code, stderr.String())
 	}
@@ -83,6 +85,10 @@ func TestSmokeModeAndFormats(t *testing.T) {
 	data, err := os.ReadFile(svg)
 	if err != nil || !bytes.Contains(data, []byte("<svg")) {
 		t.Errorf("-plot %s: %v, %.40q", svg, err, data)
+	}
+	// A CPU profile is gzip-compressed protobuf: it starts with gzip's magic.
+	if data, err := os.ReadFile(prof); err != nil || !bytes.HasPrefix(data, []byte{0x1f, 0x8b}) {
+		t.Errorf("-cpuprofile %s: %v, %.8q", prof, err, data)
 	}
 }
 
