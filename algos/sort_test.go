@@ -170,21 +170,28 @@ var patterns = []pattern{
 }
 
 func TestSortsMatchSlicesSort(t *testing.T) {
-	sizes := sortSizes()
+	type testCase struct {
+		pattern  string
+		in, want []int
+	}
+	var cases []testCase
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, n := range sortSizes() {
+		for _, pat := range patterns {
+			in := pat.make(n, r)
+			want := slices.Clone(in)
+			slices.Sort(want)
+			cases = append(cases, testCase{pat.name, in, want})
+		}
+	}
 	forEachSortPool(t, func(t *testing.T, p *forkjoin.Pool) {
-		r := rand.New(rand.NewPCG(1, 2))
-		for _, n := range sizes {
-			for _, pat := range patterns {
-				in := pat.make(n, r)
-				want := slices.Clone(in)
-				slices.Sort(want)
-				for _, srt := range intSorts {
-					got := slices.Clone(in)
-					forkjoin.Run(p, func(w *forkjoin.Worker) { srt.sort(w, got) })
-					if diff := diffSlices(want, got); diff != "" {
-						t.Fatalf("%s(%s, n=%d) differs from slices.Sort (-want +got):\n%s",
-							srt.name, pat.name, n, truncate(diff))
-					}
+		for _, tc := range cases {
+			for _, srt := range intSorts {
+				got := slices.Clone(tc.in)
+				forkjoin.Run(p, func(w *forkjoin.Worker) { srt.sort(w, got) })
+				if diff := diffSlices(tc.want, got); diff != "" {
+					t.Fatalf("%s(%s, n=%d) differs from slices.Sort (-want +got):\n%s",
+						srt.name, tc.pattern, len(tc.in), truncate(diff))
 				}
 			}
 		}
@@ -217,25 +224,32 @@ type record struct {
 func compareRecordKeys(a, b record) int { return cmp.Compare(a.Key, b.Key) }
 
 func TestMergeSortFuncIsStable(t *testing.T) {
-	sizes := sortSizes()
+	type testCase struct {
+		pattern  string
+		in, want []record
+	}
+	var cases []testCase
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, n := range sortSizes() {
+		for _, pat := range patterns {
+			keys := pat.make(n, r)
+			in := make([]record, n)
+			for i, k := range keys {
+				// Few distinct keys, so that many records tie.
+				in[i] = record{Key: k % 5, Index: i}
+			}
+			want := slices.Clone(in)
+			slices.SortStableFunc(want, compareRecordKeys)
+			cases = append(cases, testCase{pat.name, in, want})
+		}
+	}
 	forEachSortPool(t, func(t *testing.T, p *forkjoin.Pool) {
-		r := rand.New(rand.NewPCG(3, 4))
-		for _, n := range sizes {
-			for _, pat := range patterns {
-				keys := pat.make(n, r)
-				in := make([]record, n)
-				for i, k := range keys {
-					// Few distinct keys, so that many records tie.
-					in[i] = record{Key: k % 5, Index: i}
-				}
-				want := slices.Clone(in)
-				slices.SortStableFunc(want, compareRecordKeys)
-				got := slices.Clone(in)
-				forkjoin.Run(p, func(w *forkjoin.Worker) { MergeSortFunc(w, got, compareRecordKeys) })
-				if diff := diffSlices(want, got); diff != "" {
-					t.Fatalf("MergeSortFunc(%s, n=%d) is not the stable order (-want +got):\n%s",
-						pat.name, n, truncate(diff))
-				}
+		for _, tc := range cases {
+			got := slices.Clone(tc.in)
+			forkjoin.Run(p, func(w *forkjoin.Worker) { MergeSortFunc(w, got, compareRecordKeys) })
+			if diff := diffSlices(tc.want, got); diff != "" {
+				t.Fatalf("MergeSortFunc(%s, n=%d) is not the stable order (-want +got):\n%s",
+					tc.pattern, len(tc.in), truncate(diff))
 			}
 		}
 	})
@@ -462,7 +476,13 @@ func TestSortsComparisonsNotQuadratic(t *testing.T) {
 		for _, pat := range patterns {
 			inputs[pat.name] = pat.make(n, r)
 		}
+		// The comparison counts do not depend on the scheduler (tasks
+		// sort disjoint ranges the same way whoever runs them), so a
+		// short run checks a subset of the pools.
 		forEachSortPool(t, func(t *testing.T, p *forkjoin.Pool) {
+			if testing.Short() && p.Workers() != 2 {
+				t.Skip("-short: the counts are the same for every pool")
+			}
 			for name, in := range inputs {
 				want := slices.Clone(in)
 				slices.Sort(want)
