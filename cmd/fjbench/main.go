@@ -178,6 +178,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		if ext := strings.ToLower(filepath.Ext(cfg.plot)); ext != ".svg" && ext != ".png" {
 			return fail("-plot needs a file ending in .svg or .png, not %q", cfg.plot)
 		}
+		// The charts draw lines over the worker counts; one point is no line.
+		sweepOnly := (cmd == "seed" || cmd == "all") && len(cfg.sweep) > 1 && len(cfg.weights) > 1
+		if len(cfg.workers) < 2 && !sweepOnly {
+			return fail("-plot needs at least two -workers counts to draw")
+		}
 	}
 
 	if cfg.cpuprofile != "" {

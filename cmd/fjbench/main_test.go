@@ -29,6 +29,7 @@ func TestFlagErrors(t *testing.T) {
 		{[]string{"-tasks", "0"}, "-tasks must be at least 1"},
 		{[]string{"-plot", "out.pdf"}, `-plot needs a file ending in .svg or .png, not "out.pdf"`},
 		{[]string{"-n", "-3"}, "must not be negative"},
+		{[]string{"fib", "-workers", "4", "-plot", "x.svg"}, "-plot needs at least two -workers counts"},
 		{[]string{"all", "-n", "10"}, "give them with one subcommand"},
 		{[]string{"seed", "extra"}, `unexpected argument "extra"`},
 		{[]string{"-runs", "2", "seed", "fib"}, `unexpected argument "fib"`},
