@@ -200,15 +200,20 @@ func seedSummary(rs []Result, weights, sweep []int) []string {
 		if sl != nil && sh != nil && wl != nil && wh != nil {
 			c, _ := medianCounters(sh.Counters)
 			wc, _ := medianCounters(wh.Counters)
+			only := ""
+			if float64(wc.Steals) < wh.Work/100 {
+				only = "only "
+			}
 			out = append(out, fmt.Sprintf(
-				"On %.0f tasks of weight %d, the shared queue with %d workers ran %s with %d (%s vs %s tasks/s), "+
-					"finding its lock held %d times (%.2f per 1000 tasks); work stealing with %d workers ran %s with %d "+
-					"(%s vs %s tasks/s) and needed only %d steals for all %.0f tasks. Against each other at %d workers: "+
-					"work stealing delivered %s the shared queue's throughput.",
-				sh.Work, main, hi, compare(sh.rate(), sl.rate()), lo, fmtSI(sh.rate()), fmtSI(sl.rate()),
+				"On %.0f tasks of weight %d, the shared queue with %d workers reached %s its throughput with %d "+
+					"(%s vs %s tasks/s)%s, and found its lock held %d times (%.2f per 1000 tasks); work stealing "+
+					"with %d workers reached %s its throughput with %d (%s vs %s tasks/s)%s, and needed %s%d steals "+
+					"for all %.0f tasks. Against each other at %d workers, work stealing delivered %s the shared "+
+					"queue's throughput.",
+				sh.Work, main, hi, fmtRatio(sh.rate()/sl.rate()), lo, fmtSI(sh.rate()), fmtSI(sl.rate()), gain(sh.rate()/sl.rate()),
 				c.LockWaits, 1000*float64(c.LockWaits)/sh.Work,
-				hi, compare(wh.rate(), wl.rate()), lo, fmtSI(wh.rate()), fmtSI(wl.rate()),
-				wc.Steals, wh.Work, hi, fmtRatio(wh.rate()/sh.rate())))
+				hi, fmtRatio(wh.rate()/wl.rate()), lo, fmtSI(wh.rate()), fmtSI(wl.rate()), gain(wh.rate()/wl.rate()),
+				only, wc.Steals, wh.Work, hi, fmtRatio(wh.rate()/sh.rate())))
 		}
 	}
 
@@ -258,13 +263,13 @@ func seedSummary(rs []Result, weights, sweep []int) []string {
 	return out
 }
 
-// compare says how rate a compares with rate b in words.
-func compare(a, b float64) string {
-	switch r := a / b; {
+// gain says in words what a throughput ratio (more workers over fewer) means.
+func gain(r float64) string {
+	switch {
 	case r < 1/computeBoundRatio:
-		return fmt.Sprintf("slower than (%.2f× the throughput of) the same queue", r)
-	case r > computeBoundRatio:
-		return fmt.Sprintf("%.2f× as fast as the same scheduler", r)
+		return ": more workers made it slower"
+	case r <= computeBoundRatio:
+		return ": more workers did not help"
 	}
-	return "about as fast as the same scheduler"
+	return ""
 }

@@ -60,7 +60,8 @@ func TestSeedSummaryReadsTheNumbers(t *testing.T) {
 	})
 	text := strings.Join(seedSummary(rs, []int{4, 20, 400}, []int{1, 16}), "\n")
 	for _, want := range []string{
-		"the shared queue with 16 workers ran slower than",
+		"the shared queue with 16 workers reached 0.50× its throughput with 1 (2.00 M vs 4.00 M tasks/s): more workers made it slower",
+		"work stealing with 16 workers reached 1.60× its throughput with 1 (8.00 M vs 5.00 M tasks/s), and",
 		"needed only 300 steals",
 		"work stealing delivered 4.00× the shared queue's throughput",
 		"- Weight 4 (a task computes for about 4.00 ns): at 16 workers work stealing delivered 4.00× the shared queue's throughput; coordination-bound",
@@ -81,7 +82,7 @@ func TestSeedSummaryReadsTheNumbers(t *testing.T) {
 	})
 	text = strings.Join(seedSummary(rs, []int{4, 20, 400}, []int{1, 16}), "\n")
 	for _, want := range []string{
-		"the shared queue with 16 workers ran 1.50× as fast as",
+		"the shared queue with 16 workers reached 1.50× its throughput with 1 (6.00 M vs 4.00 M tasks/s), and",
 		"- Weight 4 (a task computes for about 4.00 ns): at 16 workers work stealing delivered 1.00× the shared queue's throughput; compute-bound",
 		"does not fall steadily",
 	} {
