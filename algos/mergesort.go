@@ -6,7 +6,7 @@ import (
 	"github.com/fjkit/fjkit/forkjoin"
 )
 
-// Cutoffs of the merge sort, measured with BenchmarkMergeSortCutoff on
+// Cutoffs of the merge sort, measured with BenchmarkSortCutoff on
 // random int64 (see sort_bench_test.go).
 const (
 	// mergeSortSerialCutoff is the length at or below which a subproblem
@@ -53,7 +53,13 @@ func MergeSort[T cmp.Ordered](w *forkjoin.Worker, s []T) {
 		stableSortOrdered(s, buf, false)
 		return
 	}
-	m := new(mergeSorterOrdered[T])
+	parallelMergeSortOrdered(w, s, buf, mergeSortSerialCutoff)
+}
+
+// parallelMergeSortOrdered sorts s with buf as scratch, splitting it into
+// tasks down to cutoff elements.
+func parallelMergeSortOrdered[T cmp.Ordered](w *forkjoin.Worker, s, buf []T, cutoff int) {
+	m := &mergeSorterOrdered[T]{cutoff: max(cutoff, insertionSortRun)}
 	m.sort = forkjoin.NewFunc(m.sortTask)
 	m.merge = forkjoin.NewFunc(m.mergeTask)
 	m.sort.Call(w, sortRange[T]{s: s, buf: buf})
@@ -83,7 +89,7 @@ func MergeSortFunc[T any](w *forkjoin.Worker, s []T, cmp func(a, b T) int) {
 		stableSortCmpFunc(s, buf, false, cmp)
 		return
 	}
-	m := &mergeSorterCmpFunc[T]{cmp: cmp}
+	m := &mergeSorterCmpFunc[T]{cmp: cmp, cutoff: mergeSortSerialCutoff}
 	m.sort = forkjoin.NewFunc(m.sortTask)
 	m.merge = forkjoin.NewFunc(m.mergeTask)
 	m.sort.Call(w, sortRange[T]{s: s, buf: buf})
@@ -105,13 +111,14 @@ type mergeRuns[T any] struct {
 // mergeSorterOrdered holds the two task functions of one MergeSort call;
 // they are made per call because a package-level Func cannot be generic.
 type mergeSorterOrdered[T cmp.Ordered] struct {
-	sort  *forkjoin.Func[sortRange[T], struct{}]
-	merge *forkjoin.Func[mergeRuns[T], struct{}]
+	cutoff int // subproblems this long are sorted serially
+	sort   *forkjoin.Func[sortRange[T], struct{}]
+	merge  *forkjoin.Func[mergeRuns[T], struct{}]
 }
 
 func (m *mergeSorterOrdered[T]) sortTask(w *forkjoin.Worker, r sortRange[T]) struct{} {
 	n := len(r.s)
-	if n <= mergeSortSerialCutoff {
+	if n <= m.cutoff {
 		stableSortOrdered(r.s, r.buf, r.toBuf)
 		return struct{}{}
 	}
@@ -145,14 +152,15 @@ func (m *mergeSorterOrdered[T]) mergeTask(w *forkjoin.Worker, r mergeRuns[T]) st
 }
 
 type mergeSorterCmpFunc[T any] struct {
-	cmp   func(a, b T) int
-	sort  *forkjoin.Func[sortRange[T], struct{}]
-	merge *forkjoin.Func[mergeRuns[T], struct{}]
+	cmp    func(a, b T) int
+	cutoff int
+	sort   *forkjoin.Func[sortRange[T], struct{}]
+	merge  *forkjoin.Func[mergeRuns[T], struct{}]
 }
 
 func (m *mergeSorterCmpFunc[T]) sortTask(w *forkjoin.Worker, r sortRange[T]) struct{} {
 	n := len(r.s)
-	if n <= mergeSortSerialCutoff {
+	if n <= m.cutoff {
 		stableSortCmpFunc(r.s, r.buf, r.toBuf, m.cmp)
 		return struct{}{}
 	}

@@ -9,7 +9,7 @@ import (
 
 // Tuning constants of the pattern-defeating quicksort (Orson Peters,
 // "Pattern-defeating Quicksort", 2021). The parallel cutoff was measured with
-// BenchmarkQuickSortCutoff on random int64 (see sort_bench_test.go).
+// BenchmarkSortCutoff on random int64 (see sort_bench_test.go).
 const (
 	// quickSortSerialCutoff is the length at or below which a subrange is
 	// sorted by the serial kernel instead of being partitioned and split
@@ -83,9 +83,15 @@ func QuickSort[T cmp.Ordered](w *forkjoin.Worker, s []T) {
 		pdqOrdered(s, 0, len(s), limit)
 		return
 	}
-	q := &quickSorterOrdered[T]{data: s}
+	parallelQuickSortOrdered(w, s, quickSortSerialCutoff)
+}
+
+// parallelQuickSortOrdered sorts s, splitting it into tasks down to cutoff
+// elements.
+func parallelQuickSortOrdered[T cmp.Ordered](w *forkjoin.Worker, s []T, cutoff int) {
+	q := &quickSorterOrdered[T]{data: s, cutoff: max(cutoff, pdqInsertionCutoff)}
 	q.task = forkjoin.NewFunc(q.sortTask)
-	q.task.Call(w, pdqRange{a: 0, b: len(s), limit: limit})
+	q.task.Call(w, pdqRange{a: 0, b: len(s), limit: bits.Len(uint(len(s)))})
 }
 
 // QuickSortFunc sorts s in ascending order as determined by cmp, with the
@@ -106,7 +112,7 @@ func QuickSortFunc[T any](w *forkjoin.Worker, s []T, cmp func(a, b T) int) {
 		pdqCmpFunc(s, 0, len(s), limit, cmp)
 		return
 	}
-	q := &quickSorterCmpFunc[T]{data: s, cmp: cmp}
+	q := &quickSorterCmpFunc[T]{data: s, cmp: cmp, cutoff: quickSortSerialCutoff}
 	q.task = forkjoin.NewFunc(q.sortTask)
 	q.task.Call(w, pdqRange{a: 0, b: len(s), limit: limit})
 }
@@ -114,13 +120,14 @@ func QuickSortFunc[T any](w *forkjoin.Worker, s []T, cmp func(a, b T) int) {
 // quickSorterOrdered holds the slice and the task function of one
 // QuickSort call; tasks own disjoint subranges of data.
 type quickSorterOrdered[T cmp.Ordered] struct {
-	data []T
-	task *forkjoin.Func[pdqRange, struct{}]
+	data   []T
+	cutoff int // subranges this long are sorted serially
+	task   *forkjoin.Func[pdqRange, struct{}]
 }
 
 func (q *quickSorterOrdered[T]) sortTask(w *forkjoin.Worker, r pdqRange) struct{} {
 	a, b, limit := r.a, r.b, r.limit
-	for b-a > quickSortSerialCutoff {
+	for b-a > q.cutoff {
 		mid, out := pdqStepOrdered(q.data, a, b, &limit)
 		switch out {
 		case pdqDone:
@@ -139,14 +146,15 @@ func (q *quickSorterOrdered[T]) sortTask(w *forkjoin.Worker, r pdqRange) struct{
 }
 
 type quickSorterCmpFunc[T any] struct {
-	data []T
-	cmp  func(a, b T) int
-	task *forkjoin.Func[pdqRange, struct{}]
+	data   []T
+	cmp    func(a, b T) int
+	cutoff int
+	task   *forkjoin.Func[pdqRange, struct{}]
 }
 
 func (q *quickSorterCmpFunc[T]) sortTask(w *forkjoin.Worker, r pdqRange) struct{} {
 	a, b, limit := r.a, r.b, r.limit
-	for b-a > quickSortSerialCutoff {
+	for b-a > q.cutoff {
 		mid, out := pdqStepCmpFunc(q.data, a, b, &limit, q.cmp)
 		switch out {
 		case pdqDone:

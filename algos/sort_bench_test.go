@@ -1,4 +1,4 @@
-package algos_test
+package algos
 
 import (
 	"cmp"
@@ -8,7 +8,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/fjkit/fjkit/algos"
 	"github.com/fjkit/fjkit/forkjoin"
 )
 
@@ -47,10 +46,10 @@ func BenchmarkSort(b *testing.B) {
 		for _, workers := range []int{1, 2} {
 			p := forkjoin.New(forkjoin.Workers(workers))
 			run(fmt.Sprintf("MergeSort/workers=%d", workers), func(s []int64) {
-				forkjoin.Run(p, func(w *forkjoin.Worker) { algos.MergeSort(w, s) })
+				forkjoin.Run(p, func(w *forkjoin.Worker) { MergeSort(w, s) })
 			})
 			run(fmt.Sprintf("QuickSort/workers=%d", workers), func(s []int64) {
-				forkjoin.Run(p, func(w *forkjoin.Worker) { algos.QuickSort(w, s) })
+				forkjoin.Run(p, func(w *forkjoin.Worker) { QuickSort(w, s) })
 			})
 			p.Close()
 		}
@@ -84,12 +83,49 @@ func BenchmarkSortFunc(b *testing.B) {
 	for _, workers := range []int{1, 2} {
 		p := forkjoin.New(forkjoin.Workers(workers))
 		run(fmt.Sprintf("MergeSortFunc/workers=%d", workers), func(s []int64) {
-			forkjoin.Run(p, func(w *forkjoin.Worker) { algos.MergeSortFunc(w, s, cmp.Compare[int64]) })
+			forkjoin.Run(p, func(w *forkjoin.Worker) { MergeSortFunc(w, s, cmp.Compare[int64]) })
 		})
 		run(fmt.Sprintf("QuickSortFunc/workers=%d", workers), func(s []int64) {
-			forkjoin.Run(p, func(w *forkjoin.Worker) { algos.QuickSortFunc(w, s, cmp.Compare[int64]) })
+			forkjoin.Run(p, func(w *forkjoin.Worker) { QuickSortFunc(w, s, cmp.Compare[int64]) })
 		})
 		p.Close()
+	}
+}
+
+// BenchmarkSortCutoff sweeps the parallel cutoffs (the subproblem length
+// below which MergeSort and QuickSort stop forking) on 1e6 random int64s and
+// two workers; the constants mergeSortSerialCutoff and quickSortSerialCutoff
+// were chosen from it.
+func BenchmarkSortCutoff(b *testing.B) {
+	const n = 1e6
+	src := make([]int64, n)
+	r := rand.New(rand.NewPCG(3, n))
+	for i := range src {
+		src[i] = r.Int64()
+	}
+	s := make([]int64, n)
+	buf := make([]int64, n)
+	p := forkjoin.New(forkjoin.Workers(2))
+	defer p.Close()
+	for _, cutoff := range []int{1 << 10, 1 << 11, 1 << 12, 1 << 13, 1 << 14, 1 << 15, 1 << 16} {
+		for _, alg := range []struct {
+			name string
+			sort func(w *forkjoin.Worker)
+		}{
+			{"MergeSort", func(w *forkjoin.Worker) { parallelMergeSortOrdered(w, s, buf, cutoff) }},
+			{"QuickSort", func(w *forkjoin.Worker) { parallelQuickSortOrdered(w, s, cutoff) }},
+		} {
+			b.Run(fmt.Sprintf("%s/cutoff=%d", alg.name, cutoff), func(b *testing.B) {
+				b.ReportAllocs()
+				b.SetBytes(n * 8)
+				for b.Loop() {
+					b.StopTimer()
+					copy(s, src)
+					b.StartTimer()
+					forkjoin.Run(p, alg.sort)
+				}
+			})
+		}
 	}
 }
 

@@ -70,9 +70,9 @@ func sortSizes() []int {
 	} {
 		sizes = append(sizes, c-1, c, c+1)
 	}
-	sizes = append(sizes, 3*quickSortSerialCutoff+17, 5*mergeSortSerialCutoff-3)
+	sizes = append(sizes, 3*quickSortSerialCutoff+17)
 	if !testing.Short() {
-		sizes = append(sizes, 1<<17+5, 1<<20)
+		sizes = append(sizes, 5*mergeSortSerialCutoff-3, 1<<17+5, 1<<20)
 	}
 	slices.Sort(sizes)
 	return slices.Compact(sizes)
@@ -307,34 +307,34 @@ func TestSortFloats(t *testing.T) {
 // TestSortsRandomProperty sorts inputs of random length and shape and
 // checks the result is the sorted permutation of the input.
 func TestSortsRandomProperty(t *testing.T) {
-	iters := 200
+	iters := 50
 	if testing.Short() {
-		iters = 40
+		iters = 8
 	}
-	p := forkjoin.New(forkjoin.Workers(3))
-	defer p.Close()
-	r := rand.New(rand.NewPCG(7, 8))
-	for it := range iters {
-		n := r.IntN(4 * quickSortSerialCutoff)
-		pat := patterns[r.IntN(len(patterns))]
-		in := pat.make(n, r)
-		// Limit the values to provoke duplicates now and then.
-		if m := r.IntN(4); m > 0 {
-			mod := max(1, n>>(4*m))
-			for i := range in {
-				in[i] %= mod
+	forEachSortPool(t, func(t *testing.T, p *forkjoin.Pool) {
+		r := rand.New(rand.NewPCG(7, 8))
+		for it := range iters {
+			n := r.IntN(4 * quickSortSerialCutoff)
+			pat := patterns[r.IntN(len(patterns))]
+			in := pat.make(n, r)
+			// Limit the values to provoke duplicates now and then.
+			if m := r.IntN(4); m > 0 {
+				mod := max(1, n>>(4*m))
+				for i := range in {
+					in[i] %= mod
+				}
+			}
+			want := slices.Clone(in)
+			slices.Sort(want)
+			for _, srt := range intSorts {
+				got := slices.Clone(in)
+				forkjoin.Run(p, func(w *forkjoin.Worker) { srt.sort(w, got) })
+				if diff := diffSlices(want, got); diff != "" {
+					t.Fatalf("iteration %d: %s(%s, n=%d) (-want +got):\n%s", it, srt.name, pat.name, n, truncate(diff))
+				}
 			}
 		}
-		want := slices.Clone(in)
-		slices.Sort(want)
-		for _, srt := range intSorts {
-			got := slices.Clone(in)
-			forkjoin.Run(p, func(w *forkjoin.Worker) { srt.sort(w, got) })
-			if diff := diffSlices(want, got); diff != "" {
-				t.Fatalf("iteration %d: %s(%s, n=%d) (-want +got):\n%s", it, srt.name, pat.name, n, truncate(diff))
-			}
-		}
-	}
+	})
 }
 
 // TestSortsBOTSCheck is the check of the BOTS sort benchmark: a permutation
