@@ -83,6 +83,11 @@ func InvokeContext[T any](ctx context.Context, p *Pool, fn func(w *Worker) T) (T
 		select {
 		case <-j.done: // finished at the same moment: prefer the result
 		default:
+			// Tell the tasks ourselves: the deferred stop may run before
+			// the AfterFunc does (a context closes Done before it runs
+			// its children's cancels) and would then keep it from ever
+			// running.
+			r.canceled.Store(true)
 			return zero, ctx.Err()
 		}
 	}
