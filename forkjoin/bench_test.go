@@ -131,3 +131,55 @@ func BenchmarkFib40Cutoff20(b *testing.B) {
 		})
 	}
 }
+
+// seedTask is the seeds' task body: weight rounds of an LCG step mixed with a
+// shift, from seed|1.
+func seedTask(seed uint64, weight int) uint64 {
+	state := seed | 1
+	for range weight {
+		state = state*6364136223846793005 + 1
+		state ^= state >> 33
+	}
+	return state
+}
+
+// BenchmarkSeedFlat is the seeds' flat workload: one task spawns every task
+// in a Scope and waits. Work stealing against the shared queue, same run.
+func BenchmarkSeedFlat(b *testing.B) {
+	const tasks = 1 << 21 // about 2·10⁶
+	for _, weight := range []int{4, 400} {
+		for _, mode := range []Mode{WorkStealing, SharedQueue} {
+			for _, workers := range []int{1, 2} {
+				name := "weight=" + itoa(weight) + "/" + mode.String() + "/workers=" + itoa(workers)
+				b.Run(name, func(b *testing.B) {
+					p := New(Workers(workers), WithMode(mode))
+					defer p.Close()
+					out := make([]uint64, tasks)
+					run := func() {
+						Run(p, func(w *Worker) {
+							Scope(w, func(s *S) {
+								for i := range tasks {
+									s.Go(func(*Worker) { out[i] = seedTask(uint64(i), weight) })
+								}
+							})
+						})
+					}
+					run()
+					p.ResetStats()
+					b.ReportAllocs()
+					b.ResetTimer()
+					for range b.N {
+						run()
+					}
+					b.StopTimer()
+					st := p.Stats()
+					b.ReportMetric(float64(tasks)*float64(b.N)/b.Elapsed().Seconds(), "tasks/s")
+					b.ReportMetric(float64(st.Steals)/float64(b.N), "steals/op")
+					b.ReportMetric(float64(st.LockWaits)/float64(b.N), "lockwaits/op")
+					b.ReportMetric(float64(st.Stolen)/float64(b.N), "stolen/op")
+					b.ReportMetric(float64(st.Parks)/float64(b.N), "parks/op")
+				})
+			}
+		}
+	}
+}

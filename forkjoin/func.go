@@ -45,6 +45,7 @@ type funcJob[A, R any] struct {
 }
 
 func (j *funcJob[A, R]) execute(w *Worker) {
+	j.markThief(w)
 	j.res, j.panic = callFunc(w, j.f.fn, j.arg)
 	w.flushStats()
 	j.latch.set(j.owner)

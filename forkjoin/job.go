@@ -36,3 +36,12 @@ func (j *job) reset() {
 	j.thief.Store(0)
 	j.panic = nil
 }
+
+// markThief records w as the worker running j, if w is not j's owner, so that
+// the owner, waiting for j, steals from w first. Only jobs that are joined one
+// by one (Join, Func, Spawn) need it.
+func (j *job) markThief(w *Worker) {
+	if j.owner != w {
+		j.thief.Store(int32(w.id + 1))
+	}
+}

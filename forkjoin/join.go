@@ -37,6 +37,7 @@ type closureJob[T any] struct {
 }
 
 func (j *closureJob[T]) execute(w *Worker) {
+	j.markThief(w)
 	j.res, j.panic = call(w, j.fn)
 	w.flushStats()
 	j.latch.set(j.owner)

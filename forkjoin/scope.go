@@ -2,9 +2,15 @@ package forkjoin
 
 import "sync/atomic"
 
+// pendingPerWorker bounds how many of a scope's tasks may wait at once, per
+// worker of the pool. Thieves take half of a deque at a time, so this is
+// enough to keep every worker fed with a few hundred steals per million tasks.
+const pendingPerWorker = 4096
+
 // S is a scope: a set of spawned tasks that Scope waits for.
 type S struct {
 	w       *Worker
+	limit   int64        // pending tasks beyond which Go runs tasks inline
 	pending atomic.Int64 // tasks spawned and not finished
 	sleepy  atomic.Bool  // the owner armed the scope and may be parked
 	panic   atomic.Pointer[PanicError]
@@ -19,7 +25,7 @@ func Scope(w *Worker, body func(s *S)) {
 	if body == nil {
 		panic("forkjoin.Scope: body is nil")
 	}
-	s := &S{w: w}
+	s := &S{w: w, limit: int64(pendingPerWorker * w.pool.Workers())}
 	if pe := callScopeBody(s, body); pe != nil {
 		s.panic.CompareAndSwap(nil, pe)
 	}
@@ -44,6 +50,17 @@ func (s *S) GoFrom(w *Worker, fn func(w *Worker)) {
 		panic("forkjoin.S.Go: fn is nil")
 	}
 	if w.Canceled() {
+		return
+	}
+	if s.pending.Load() >= s.limit {
+		// Enough of this scope's tasks are already waiting for idle workers:
+		// run this one here instead of queueing it. This bounds the memory a
+		// loop that spawns millions of tasks holds, and lets the spawning
+		// worker's records be reused, at no cost in parallelism.
+		if pe := callVoid(w, fn); pe != nil {
+			s.panic.CompareAndSwap(nil, pe)
+		}
+		w.nTasks++
 		return
 	}
 	j := w.scopeJob()

@@ -153,9 +153,6 @@ func (w *Worker) stealFrom(v *Worker) *job {
 
 // execute runs a job that did not come back to its joiner inline.
 func (w *Worker) execute(j *job) {
-	if j.owner != nil && j.owner != w {
-		j.thief.Store(int32(w.id + 1))
-	}
 	saved := w.root
 	w.root = j.root
 	j.run.execute(w)

@@ -29,6 +29,19 @@ type Deque[T any] struct {
 	bottom atomic.Int64
 	// ring holds the values; the owner replaces it, thieves only load it.
 	ring atomic.Pointer[ring[T]]
+
+	// The owner's private view, so that a Push in steady state reads no
+	// line that thieves write:
+	//
+	// topSeen is a value of top the owner loaded; top is at least that now,
+	// so b-topSeen bounds the length from above.
+	topSeen int64
+	// safe: no thief will read an index below safe from the current ring.
+	// It is top when the ring is made, and moves up to top whenever the
+	// owner sees no thief in flight (see makeRoom).
+	safe int64
+	_    [32]byte
+
 	// inflight counts thieves between their load of ring and the end of
 	// their read of a slot. A nonzero count tells the owner that a slot it
 	// is about to reuse may still be read by a thief with a stale top.
@@ -39,11 +52,6 @@ type Deque[T any] struct {
 type ring[T any] struct {
 	buf  []T
 	mask int64
-	// low is a lower bound on every index any thief will read from this
-	// ring: the owner's view of top when it made the ring. Slots whose
-	// previous index would be below low have never held a value that a
-	// thief can be reading, so the owner writes them without a check.
-	low int64
 }
 
 // New returns an empty deque whose ring starts with room for capacity values
@@ -54,7 +62,7 @@ func New[T any](capacity int) *Deque[T] {
 		panic("wsdeque.New: capacity must not be negative")
 	}
 	d := new(Deque[T])
-	d.ring.Store(newRing[T](roundUp(capacity), 0))
+	d.ring.Store(newRing[T](roundUp(capacity)))
 	return d
 }
 
@@ -66,29 +74,16 @@ func roundUp(n int) int {
 	return c
 }
 
-func newRing[T any](size int, low int64) *ring[T] {
-	return &ring[T]{buf: make([]T, size), mask: int64(size - 1), low: low}
+func newRing[T any](size int) *ring[T] {
+	return &ring[T]{buf: make([]T, size), mask: int64(size - 1)}
 }
 
 // Push adds v at the bottom. Owner only.
 func (d *Deque[T]) Push(v T) {
 	b := d.bottom.Load()
-	t := d.top.Load()
 	r := d.ring.Load()
-	switch {
-	case r == nil:
-		r = d.replace(nil, t, b, minCapacity)
-	case b-t >= int64(len(r.buf)):
-		// Full: double.
-		r = d.replace(r, t, b, 2*len(r.buf))
-	case b-int64(len(r.buf)) >= r.low && d.inflight.Load() != 0:
-		// The slot for b last held index b-len, below top. A thief that
-		// loaded top before it moved past that index may be reading the
-		// slot right now (its CAS will fail, but the read would still
-		// race with our write). Thieves that start after our load of
-		// inflight see top >= t > b-len and cannot read this slot. Rather
-		// than wait, move to a fresh ring nobody reads at a stale index.
-		r = d.replace(r, t, b, len(r.buf))
+	if r == nil || b-d.topSeen >= int64(len(r.buf)) || b-int64(len(r.buf)) >= d.safe {
+		r = d.makeRoom(r, b)
 	}
 	r.buf[b&r.mask] = v
 	// The store publishes the slot write: a thief that loads bottom > b
@@ -96,12 +91,49 @@ func (d *Deque[T]) Push(v T) {
 	d.bottom.Store(b + 1)
 }
 
+// makeRoom returns a ring in which the owner may write index b: one with a
+// free slot for it that no thief can be reading.
+func (d *Deque[T]) makeRoom(r *ring[T], b int64) *ring[T] {
+	t := d.top.Load()
+	d.topSeen = t
+	if r == nil {
+		return d.replace(nil, t, b, minCapacity)
+	}
+	size := int64(len(r.buf))
+	if b-t >= size || 2*(b-t) > size && b-size >= d.safe {
+		// Full, or more than half full and about to reuse slots: double,
+		// so that the checks below come at most every size/2 pushes.
+		return d.replace(r, t, b, int(2*size))
+	}
+	if b-size < d.safe {
+		return r
+	}
+	// The slot for b last held index b-size, below top. A thief that loaded
+	// top before it moved past that index may be reading the slot right now
+	// (its CAS will fail, but the read would still race with our write).
+	// Such a thief raised inflight before it loaded top, so before our load
+	// of top above; thieves that start later load top >= t > b-size. So if
+	// inflight is zero now, nobody reads any index below t from this ring,
+	// ever. A thief in flight finishes its read in nanoseconds: wait a
+	// little, and rather than wait longer, move to a fresh ring.
+	for range 64 {
+		if d.inflight.Load() == 0 {
+			d.safe = t
+			return r
+		}
+	}
+	return d.replace(r, t, b, int(size))
+}
+
 // replace makes a new ring of the given size holding indices [t, b) of old,
 // publishes it, and returns it. The old ring is never written again, so a
 // thief still holding it reads consistent values; the garbage collector frees
 // it when the last thief lets go.
 func (d *Deque[T]) replace(old *ring[T], t, b int64, size int) *ring[T] {
-	r := newRing[T](size, t)
+	// Thieves load a ring before top, so every thief that reads r reads an
+	// index >= t: all of r is safe to write.
+	r := newRing[T](size)
+	d.safe = t
 	if old != nil {
 		for i := t; i < b; i++ {
 			r.buf[i&r.mask] = old.buf[i&old.mask]
@@ -115,7 +147,7 @@ func (d *Deque[T]) replace(old *ring[T], t, b int64, size int) *ring[T] {
 func (d *Deque[T]) Pop() (T, bool) {
 	var zero T
 	b := d.bottom.Load()
-	if b <= d.top.Load() {
+	if b <= d.topSeen {
 		// Empty, and it stays empty until we push: top only grows.
 		return zero, false
 	}
@@ -126,6 +158,7 @@ func (d *Deque[T]) Pop() (T, bool) {
 	// or our load of top below sees that thief's CAS: never neither.
 	d.bottom.Store(b)
 	t := d.top.Load()
+	d.topSeen = t
 	if t > b {
 		// Thieves emptied the deque between our two loads of top.
 		d.bottom.Store(b + 1)
@@ -181,8 +214,9 @@ func (d *Deque[T]) Steal() (T, bool) {
 // empty false when it lost a race and may try again.
 func (d *Deque[T]) stealOne() (v T, ok, empty bool) {
 	// Load the ring before top: every index we can read from r is then at
-	// least r.low (r existed before our load of top, so top >= r.low), which
-	// is what lets the owner write fresh slots of r without a check.
+	// least the top the owner saw when it made r (r existed before our load
+	// of top), which is what lets the owner write all of a new ring's slots
+	// without a check.
 	r := d.ring.Load()
 	t := d.top.Load()
 	// Load bottom after top: if the owner popped index t without a CAS, it
@@ -225,21 +259,21 @@ func (d *Deque[T]) StealHalf(dst *Deque[T]) int {
 	}
 	want := max(1, int((b-t)/2))
 	moved := 0
-	d.inflight.Add(1)
 	for moved < want {
+		// Announce each read separately rather than the whole batch, so
+		// the owner, which waits a moment for thieves in flight before it
+		// reuses a slot, rarely has to.
+		d.inflight.Add(1)
 		v, ok, empty := d.stealOne()
+		d.inflight.Add(-1)
 		if empty {
 			break
 		}
 		if ok {
-			// dst.Push never waits for anyone, so holding d.inflight
-			// across it cannot deadlock two thieves stealing from each
-			// other.
 			dst.Push(v)
 			moved++
 		}
 	}
-	d.inflight.Add(-1)
 	return moved
 }
 
