@@ -286,3 +286,15 @@ func ExamplePanicError() {
 	})
 	// Output: true true bad input
 }
+
+func ExamplePool_Close() {
+	p := forkjoin.New(forkjoin.Workers(2))
+	fmt.Println(forkjoin.Invoke(p, func(w *forkjoin.Worker) int { return fib.Call(w, 12) }))
+	p.Close() // waits for running invocations, then stops the workers
+	p.Close() // a second Close does nothing
+	defer func() { fmt.Println(recover() == forkjoin.ErrClosed) }()
+	forkjoin.Run(p, func(*forkjoin.Worker) {})
+	// Output:
+	// 144
+	// true
+}
