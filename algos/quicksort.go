@@ -16,6 +16,15 @@ const (
 	// into two tasks.
 	quickSortSerialCutoff = 1 << 13
 
+	// quickSortParallelPartition is the length above which a partition
+	// is itself split among tasks (see parallelPartition); below it the
+	// serial partition is faster than the forks and the extra pass.
+	quickSortParallelPartition = 1 << 17
+
+	// partitionChunk is the least length of a chunk of a parallel
+	// partition.
+	partitionChunk = 1 << 14
+
 	// pdqInsertionCutoff is the length at or below which a subrange is
 	// insertion sorted.
 	pdqInsertionCutoff = 24
@@ -54,22 +63,28 @@ type pdqRange struct {
 // with a parallel pattern-defeating quicksort: the two sides of each
 // partition are sorted as tasks of w's pool, down to subranges of
 // quickSortSerialCutoff elements, which are sorted serially. The sort is not
-// stable and allocates nothing beyond the per-call task function.
+// stable. It allocates a few small objects per call (its task functions,
+// and the bookkeeping of each parallel partition), nothing per element.
 //
 // Pivots are the median of three, or Tukey's ninther above
 // pdqNintherThreshold elements. A partition that swapped nothing is followed
 // by a bounded insertion sort of both sides, so sorted and reversed runs take
 // linear time; a pivot equal to the element before its subrange (which
 // bounds the subrange from below) moves every element equal to it into place
-// at once, so inputs with few distinct values take O(n·k) for k distinct
-// values; after about log2(n) badly unbalanced partitions a subrange is
+// at once, so inputs with few distinct values take close to linear time;
+// after about log2(n) badly unbalanced partitions a subrange is
 // heapsorted, so no input, McIlroy's adversary included, takes more than
 // O(n log n) time.
 //
-// Each partition is serial, so the first one alone costs O(n): the span is
-// O(n) (and O(n log n) work), which bounds the speedup to O(log n); in
-// practice the first partition is about 3% of the work of a random 1e7-element
-// sort.
+// The partitions are parallel where it matters: one of more than 2^17
+// elements is cut into chunks of at least 2^14 elements, up to four per
+// worker, which tasks partition separately before parallel swaps put the
+// misplaced elements right (see parallelPartition). On P workers the first
+// partition of n elements thus takes O(n/P) time, not O(n). The span is
+// still not polylogarithmic: with k = min(n/2^14, 4P) chunks a partition
+// costs O(n/k + k), and subranges of at most 2^17 elements are partitioned
+// serially. The heapsort fallback, when it triggers, is serial. The work is
+// O(n log n).
 //
 // From ordinary code, call it through a pool:
 //
@@ -89,9 +104,19 @@ func QuickSort[T cmp.Ordered](w *forkjoin.Worker, s []T) {
 // parallelQuickSortOrdered sorts s, splitting it into tasks down to cutoff
 // elements.
 func parallelQuickSortOrdered[T cmp.Ordered](w *forkjoin.Worker, s []T, cutoff int) {
-	q := &quickSorterOrdered[T]{data: s, cutoff: max(cutoff, pdqInsertionCutoff)}
+	q := &quickSorterOrdered[T]{
+		data:      s,
+		cutoff:    max(cutoff, pdqInsertionCutoff),
+		partition: quickSortParallelPartition,
+		chunk:     partitionChunk,
+	}
+	q.run(w)
+}
+
+func (q *quickSorterOrdered[T]) run(w *forkjoin.Worker) {
 	q.task = forkjoin.NewFunc(q.sortTask)
-	q.task.Call(w, pdqRange{a: 0, b: len(s), limit: bits.Len(uint(len(s)))})
+	q.part = forkjoin.NewFunc(q.partTask)
+	q.task.Call(w, pdqRange{a: 0, b: len(q.data), limit: bits.Len(uint(len(q.data)))})
 }
 
 // QuickSortFunc sorts s in ascending order as determined by cmp, with the
@@ -112,23 +137,37 @@ func QuickSortFunc[T any](w *forkjoin.Worker, s []T, cmp func(a, b T) int) {
 		pdqCmpFunc(s, 0, len(s), limit, cmp)
 		return
 	}
-	q := &quickSorterCmpFunc[T]{data: s, cmp: cmp, cutoff: quickSortSerialCutoff}
+	q := &quickSorterCmpFunc[T]{
+		data:      s,
+		cmp:       cmp,
+		cutoff:    quickSortSerialCutoff,
+		partition: quickSortParallelPartition,
+		chunk:     partitionChunk,
+	}
+	q.run(w)
+}
+
+func (q *quickSorterCmpFunc[T]) run(w *forkjoin.Worker) {
 	q.task = forkjoin.NewFunc(q.sortTask)
-	q.task.Call(w, pdqRange{a: 0, b: len(s), limit: limit})
+	q.part = forkjoin.NewFunc(q.partTask)
+	q.task.Call(w, pdqRange{a: 0, b: len(q.data), limit: bits.Len(uint(len(q.data)))})
 }
 
 // quickSorterOrdered holds the slice and the task function of one
 // QuickSort call; tasks own disjoint subranges of data.
 type quickSorterOrdered[T cmp.Ordered] struct {
-	data   []T
-	cutoff int // subranges this long are sorted serially
-	task   *forkjoin.Func[pdqRange, struct{}]
+	data      []T
+	cutoff    int // subranges this long are sorted serially
+	partition int // subranges longer than this are partitioned in parallel
+	chunk     int // least chunk length of a parallel partition
+	task      *forkjoin.Func[pdqRange, struct{}]
+	part      *forkjoin.Func[partitionStep[T], struct{}]
 }
 
 func (q *quickSorterOrdered[T]) sortTask(w *forkjoin.Worker, r pdqRange) struct{} {
 	a, b, limit := r.a, r.b, r.limit
 	for b-a > q.cutoff {
-		mid, out := pdqStepOrdered(q.data, a, b, &limit)
+		mid, out := pdqStepOrdered(q.data, a, b, &limit, q, w)
 		switch out {
 		case pdqDone:
 			return struct{}{}
@@ -146,16 +185,19 @@ func (q *quickSorterOrdered[T]) sortTask(w *forkjoin.Worker, r pdqRange) struct{
 }
 
 type quickSorterCmpFunc[T any] struct {
-	data   []T
-	cmp    func(a, b T) int
-	cutoff int
-	task   *forkjoin.Func[pdqRange, struct{}]
+	data      []T
+	cmp       func(a, b T) int
+	cutoff    int
+	partition int
+	chunk     int
+	task      *forkjoin.Func[pdqRange, struct{}]
+	part      *forkjoin.Func[partitionStep[T], struct{}]
 }
 
 func (q *quickSorterCmpFunc[T]) sortTask(w *forkjoin.Worker, r pdqRange) struct{} {
 	a, b, limit := r.a, r.b, r.limit
 	for b-a > q.cutoff {
-		mid, out := pdqStepCmpFunc(q.data, a, b, &limit, q.cmp)
+		mid, out := pdqStepCmpFunc(q.data, a, b, &limit, q.cmp, q, w)
 		switch out {
 		case pdqDone:
 			return struct{}{}
@@ -170,13 +212,180 @@ func (q *quickSorterCmpFunc[T]) sortTask(w *forkjoin.Worker, r pdqRange) struct{
 	return struct{}{}
 }
 
+// parallelPartition is partitionOrdered for long subranges, in two
+// parallel phases. First each of k chunks is partitioned on its own. The
+// chunks' counts of elements less than the pivot then give the final
+// boundary; the elements on the wrong side of it, the large ones left of it
+// and as many small ones right of it, form at most k runs on each side, and
+// the second phase swaps the i-th misplaced element on the left with the
+// i-th on the right, in pieces of q.chunk. Both phases take O(n/k) time on k
+// workers; the bookkeeping between them takes O(k).
+func (q *quickSorterOrdered[T]) parallelPartition(w *forkjoin.Worker, a, b int) (int, bool) {
+	st := newPartitionState(a+1, b, q.data[a], q.chunk, w)
+	q.part.Call(w, partitionStep[T]{st: st, lo: 0, hi: len(st.chunks)})
+	mid, noSwaps := st.misplaced()
+	if !noSwaps {
+		q.part.Call(w, partitionStep[T]{st: st, lo: 0, hi: st.swaps, swap: true})
+	}
+	q.data[a], q.data[mid] = q.data[mid], q.data[a]
+	return mid, noSwaps
+}
+
+// partTask runs the chunks [lo, hi) of phase one, or the swaps of ranks
+// [lo, hi) of phase two, splitting them into tasks.
+func (q *quickSorterOrdered[T]) partTask(w *forkjoin.Worker, p partitionStep[T]) struct{} {
+	if !p.swap && p.hi-p.lo == 1 {
+		c := &p.st.chunks[p.lo]
+		c.split, c.noSwaps = partitionAroundOrdered(q.data, c.lo, c.hi, p.st.pivot)
+		return struct{}{}
+	}
+	if p.swap && p.hi-p.lo <= q.chunk {
+		swapRanks(q.data, p.st.left, p.st.right, p.lo, p.hi)
+		return struct{}{}
+	}
+	m := int(uint(p.lo+p.hi) >> 1)
+	q.part.Join(w,
+		partitionStep[T]{st: p.st, lo: p.lo, hi: m, swap: p.swap},
+		partitionStep[T]{st: p.st, lo: m, hi: p.hi, swap: p.swap})
+	return struct{}{}
+}
+
+func (q *quickSorterCmpFunc[T]) parallelPartition(w *forkjoin.Worker, a, b int) (int, bool) {
+	st := newPartitionState(a+1, b, q.data[a], q.chunk, w)
+	q.part.Call(w, partitionStep[T]{st: st, lo: 0, hi: len(st.chunks)})
+	mid, noSwaps := st.misplaced()
+	if !noSwaps {
+		q.part.Call(w, partitionStep[T]{st: st, lo: 0, hi: st.swaps, swap: true})
+	}
+	q.data[a], q.data[mid] = q.data[mid], q.data[a]
+	return mid, noSwaps
+}
+
+func (q *quickSorterCmpFunc[T]) partTask(w *forkjoin.Worker, p partitionStep[T]) struct{} {
+	if !p.swap && p.hi-p.lo == 1 {
+		c := &p.st.chunks[p.lo]
+		c.split, c.noSwaps = partitionAroundCmpFunc(q.data, c.lo, c.hi, p.st.pivot, q.cmp)
+		return struct{}{}
+	}
+	if p.swap && p.hi-p.lo <= q.chunk {
+		swapRanks(q.data, p.st.left, p.st.right, p.lo, p.hi)
+		return struct{}{}
+	}
+	m := int(uint(p.lo+p.hi) >> 1)
+	q.part.Join(w,
+		partitionStep[T]{st: p.st, lo: p.lo, hi: m, swap: p.swap},
+		partitionStep[T]{st: p.st, lo: m, hi: p.hi, swap: p.swap})
+	return struct{}{}
+}
+
+// partitionStep is a task of a parallel partition: chunks [lo, hi) of
+// phase one, or with swap set, ranks [lo, hi) of phase two.
+type partitionStep[T any] struct {
+	st     *partitionState[T]
+	lo, hi int
+	swap   bool
+}
+
+// partitionState is the shared state of one parallel partition of
+// data[lo:hi]. Phase one's tasks each write their own chunk's entry; phase
+// two's only read.
+type partitionState[T any] struct {
+	pivot       T
+	lo, hi      int
+	chunks      []partChunk
+	left, right []span // misplaced runs: large ones left of the boundary, small ones right of it
+	swaps       int    // elements in left (and in right)
+}
+
+// partChunk is data[lo:hi], which phase one partitions so that
+// data[lo:split] < pivot <= data[split:hi].
+type partChunk struct {
+	lo, hi, split int
+	noSwaps       bool
+}
+
+// span is data[lo:hi].
+type span struct{ lo, hi int }
+
+// newPartitionState divides data[lo:hi] into chunks of at least chunk
+// elements, up to four per worker of w's pool.
+func newPartitionState[T any](lo, hi int, pivot T, chunk int, w *forkjoin.Worker) *partitionState[T] {
+	n := hi - lo
+	k := max(1, min(n/chunk, 4*w.Pool().Workers()))
+	st := &partitionState[T]{pivot: pivot, lo: lo, hi: hi, chunks: make([]partChunk, k)}
+	for i := range st.chunks {
+		st.chunks[i] = partChunk{lo: lo + i*n/k, hi: lo + (i+1)*n/k}
+	}
+	return st
+}
+
+// misplaced runs after phase one. It returns the boundary mid (the number of
+// elements less than the pivot, after the start) less one, which is where
+// the pivot belongs, and whether every chunk was already partitioned and in
+// place; otherwise it records the misplaced runs for phase two.
+func (st *partitionState[T]) misplaced() (int, bool) {
+	boundary := st.lo
+	noSwaps := true
+	for _, c := range st.chunks {
+		boundary += c.split - c.lo
+		noSwaps = noSwaps && c.noSwaps
+	}
+	for _, c := range st.chunks {
+		if l, r := c.split, min(c.hi, boundary); l < r {
+			st.left = append(st.left, span{l, r})
+			st.swaps += r - l
+		}
+		if l, r := max(c.lo, boundary), c.split; l < r {
+			st.right = append(st.right, span{l, r})
+		}
+	}
+	return boundary - 1, noSwaps && st.swaps == 0
+}
+
+// swapRanks swaps the i-th element of the runs left with the i-th element of
+// the runs right, for ranks i in [lo, hi). Both hold at least hi elements.
+func swapRanks[T any](data []T, left, right []span, lo, hi int) {
+	li, loff := locateRank(left, lo)
+	ri, roff := locateRank(right, lo)
+	for k := lo; k < hi; {
+		x := left[li].lo + loff
+		y := right[ri].lo + roff
+		cnt := min(left[li].hi-x, right[ri].hi-y, hi-k)
+		xs, ys := data[x:x+cnt], data[y:y+cnt]
+		for t := range xs {
+			xs[t], ys[t] = ys[t], xs[t]
+		}
+		k += cnt
+		loff += cnt
+		roff += cnt
+		if x+cnt == left[li].hi {
+			li, loff = li+1, 0
+		}
+		if y+cnt == right[ri].hi {
+			ri, roff = ri+1, 0
+		}
+	}
+}
+
+// locateRank returns the index of the run holding the element of the given rank,
+// counting through the runs in order, and its offset there.
+func locateRank(runs []span, rank int) (int, int) {
+	for i, r := range runs {
+		if rank < r.hi-r.lo {
+			return i, rank
+		}
+		rank -= r.hi - r.lo
+	}
+	return len(runs), 0
+}
+
 // pdqOrdered is the serial kernel of QuickSort: it sorts data[a:b]. Every
 // element of data before a is no greater than any element of data[a:b]
 // (true of every quicksort subrange), which lets a pivot be compared with
 // data[a-1] to detect runs of equal elements.
 func pdqOrdered[T cmp.Ordered](data []T, a, b, limit int) {
 	for b-a > pdqInsertionCutoff {
-		mid, out := pdqStepOrdered(data, a, b, &limit)
+		mid, out := pdqStepOrdered(data, a, b, &limit, nil, nil)
 		switch out {
 		case pdqDone:
 			return
@@ -199,8 +408,9 @@ func pdqOrdered[T cmp.Ordered](data []T, a, b, limit int) {
 
 // pdqStepOrdered partitions data[a:b] (longer than pdqInsertionCutoff) once
 // and reports what is left to sort. It decrements *limit on a badly
-// unbalanced partition and heapsorts data[a:b] when it reaches zero.
-func pdqStepOrdered[T cmp.Ordered](data []T, a, b int, limit *int) (int, pdqOutcome) {
+// unbalanced partition and heapsorts data[a:b] when it reaches zero. With a
+// sorter q and its worker w it partitions long subranges in parallel.
+func pdqStepOrdered[T cmp.Ordered](data []T, a, b int, limit *int, q *quickSorterOrdered[T], w *forkjoin.Worker) (int, pdqOutcome) {
 	n := b - a
 	choosePivotOrdered(data, a, b)
 	if a > 0 && !cmp.Less(data[a-1], data[a]) {
@@ -209,7 +419,13 @@ func pdqStepOrdered[T cmp.Ordered](data []T, a, b int, limit *int) (int, pdqOutc
 		// in their final place, and go on with the rest.
 		return partitionEqualOrdered(data, a, b), pdqEqual
 	}
-	mid, noSwaps := partitionOrdered(data, a, b)
+	var mid int
+	var noSwaps bool
+	if q != nil && n > q.partition && w.Pool().Workers() > 1 {
+		mid, noSwaps = q.parallelPartition(w, a, b)
+	} else {
+		mid, noSwaps = partitionOrdered(data, a, b)
+	}
 	left, right := mid-a, b-mid-1
 	if left < n/8 || right < n/8 {
 		*limit--
@@ -263,40 +479,45 @@ func sort3Ordered[T cmp.Ordered](data []T, i, j, k int) {
 // returns mid such that data[a:mid] < data[mid] == pivot <= data[mid+1:b],
 // and whether no element had to move (the range was already partitioned).
 func partitionOrdered[T cmp.Ordered](data []T, a, b int) (int, bool) {
-	pivot := data[a]
-	// Invariant: data[a+1:l] < pivot <= data[r:b]; data[l:r] is unseen.
-	l, r := a+1, b
+	l, noSwaps := partitionAroundOrdered(data, a+1, b, data[a])
+	mid := l - 1
+	data[a], data[mid] = data[mid], data[a]
+	return mid, noSwaps
+}
+
+// partitionAroundOrdered partitions data[l:r] into elements less than
+// pivot, then the others, and returns where the others start and whether no
+// element had to move.
+func partitionAroundOrdered[T cmp.Ordered](data []T, l, r int, pivot T) (int, bool) {
+	// Invariant: data[...:l] < pivot <= data[r:...]; data[l:r] is unseen.
 	for l < r && cmp.Less(data[l], pivot) {
 		l++
 	}
 	for l < r && !cmp.Less(data[r-1], pivot) {
 		r--
 	}
-	noSwaps := l >= r
-	if !noSwaps {
+	if l >= r {
+		return l, true
+	}
+	r--
+	data[l], data[r] = data[r], data[l]
+	l++
+	l, r = blockPartitionOrdered(data, l, r, pivot)
+	// Finish the fewer than 2*pdqBlock elements the blocks left.
+	for {
+		for l < r && cmp.Less(data[l], pivot) {
+			l++
+		}
+		for l < r && !cmp.Less(data[r-1], pivot) {
+			r--
+		}
+		if l >= r {
+			return l, false
+		}
 		r--
 		data[l], data[r] = data[r], data[l]
 		l++
-		l, r = blockPartitionOrdered(data, l, r, pivot)
-		// Finish the fewer than 2*pdqBlock elements the blocks left.
-		for {
-			for l < r && cmp.Less(data[l], pivot) {
-				l++
-			}
-			for l < r && !cmp.Less(data[r-1], pivot) {
-				r--
-			}
-			if l >= r {
-				break
-			}
-			r--
-			data[l], data[r] = data[r], data[l]
-			l++
-		}
 	}
-	mid := l - 1
-	data[a], data[mid] = data[mid], data[a]
-	return mid, noSwaps
 }
 
 // blockPartitionOrdered is the inner loop of partitionOrdered, after Edelkamp
@@ -398,7 +619,7 @@ func partialInsertionSortOrdered[T cmp.Ordered](s []T) bool {
 
 func pdqCmpFunc[T any](data []T, a, b, limit int, cmp func(a, b T) int) {
 	for b-a > pdqInsertionCutoff {
-		mid, out := pdqStepCmpFunc(data, a, b, &limit, cmp)
+		mid, out := pdqStepCmpFunc(data, a, b, &limit, cmp, nil, nil)
 		switch out {
 		case pdqDone:
 			return
@@ -417,13 +638,19 @@ func pdqCmpFunc[T any](data []T, a, b, limit int, cmp func(a, b T) int) {
 	insertionSortCmpFunc(data[a:b], cmp)
 }
 
-func pdqStepCmpFunc[T any](data []T, a, b int, limit *int, cmp func(a, b T) int) (int, pdqOutcome) {
+func pdqStepCmpFunc[T any](data []T, a, b int, limit *int, cmp func(a, b T) int, q *quickSorterCmpFunc[T], w *forkjoin.Worker) (int, pdqOutcome) {
 	n := b - a
 	choosePivotCmpFunc(data, a, b, cmp)
 	if a > 0 && cmp(data[a-1], data[a]) >= 0 {
 		return partitionEqualCmpFunc(data, a, b, cmp), pdqEqual
 	}
-	mid, noSwaps := partitionCmpFunc(data, a, b, cmp)
+	var mid int
+	var noSwaps bool
+	if q != nil && n > q.partition && w.Pool().Workers() > 1 {
+		mid, noSwaps = q.parallelPartition(w, a, b)
+	} else {
+		mid, noSwaps = partitionCmpFunc(data, a, b, cmp)
+	}
 	left, right := mid-a, b-mid-1
 	if left < n/8 || right < n/8 {
 		*limit--
@@ -467,38 +694,40 @@ func sort3CmpFunc[T any](data []T, i, j, k int, cmp func(a, b T) int) {
 }
 
 func partitionCmpFunc[T any](data []T, a, b int, cmp func(a, b T) int) (int, bool) {
-	pivot := data[a]
-	l, r := a+1, b
+	l, noSwaps := partitionAroundCmpFunc(data, a+1, b, data[a], cmp)
+	mid := l - 1
+	data[a], data[mid] = data[mid], data[a]
+	return mid, noSwaps
+}
+
+func partitionAroundCmpFunc[T any](data []T, l, r int, pivot T, cmp func(a, b T) int) (int, bool) {
 	for l < r && cmp(data[l], pivot) < 0 {
 		l++
 	}
 	for l < r && cmp(data[r-1], pivot) >= 0 {
 		r--
 	}
-	noSwaps := l >= r
-	if !noSwaps {
+	if l >= r {
+		return l, true
+	}
+	r--
+	data[l], data[r] = data[r], data[l]
+	l++
+	l, r = blockPartitionCmpFunc(data, l, r, pivot, cmp)
+	for {
+		for l < r && cmp(data[l], pivot) < 0 {
+			l++
+		}
+		for l < r && cmp(data[r-1], pivot) >= 0 {
+			r--
+		}
+		if l >= r {
+			return l, false
+		}
 		r--
 		data[l], data[r] = data[r], data[l]
 		l++
-		l, r = blockPartitionCmpFunc(data, l, r, pivot, cmp)
-		for {
-			for l < r && cmp(data[l], pivot) < 0 {
-				l++
-			}
-			for l < r && cmp(data[r-1], pivot) >= 0 {
-				r--
-			}
-			if l >= r {
-				break
-			}
-			r--
-			data[l], data[r] = data[r], data[l]
-			l++
-		}
 	}
-	mid := l - 1
-	data[a], data[mid] = data[mid], data[a]
-	return mid, noSwaps
 }
 
 func blockPartitionCmpFunc[T any](data []T, l, r int, pivot T, cmp func(a, b T) int) (int, int) {

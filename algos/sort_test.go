@@ -215,6 +215,64 @@ func truncate(s string) string {
 	return s
 }
 
+// TestQuickSortParallelPartition runs the quicksorts with thresholds scaled
+// down so that the parallel partition, which the public entry points use
+// only above quickSortParallelPartition elements, runs at every level of
+// inputs small enough for the race detector.
+func TestQuickSortParallelPartition(t *testing.T) {
+	type testCase struct {
+		pattern  string
+		in, want []int
+	}
+	var cases []testCase
+	r := rand.New(rand.NewPCG(15, 16))
+	for _, n := range []int{300, 1000, 5003, 20000} {
+		for _, pat := range patterns {
+			in := pat.make(n, r)
+			want := slices.Clone(in)
+			slices.Sort(want)
+			cases = append(cases, testCase{pat.name, in, want})
+		}
+	}
+	forEachSortPool(t, func(t *testing.T, p *forkjoin.Pool) {
+		for _, tc := range cases {
+			got := slices.Clone(tc.in)
+			q := &quickSorterOrdered[int]{data: got, cutoff: 100, partition: 200, chunk: 50}
+			forkjoin.Run(p, q.run)
+			if diff := diffSlices(tc.want, got); diff != "" {
+				t.Fatalf("quickSorterOrdered(%s, n=%d) (-want +got):\n%s", tc.pattern, len(tc.in), truncate(diff))
+			}
+			got = slices.Clone(tc.in)
+			qf := &quickSorterCmpFunc[int]{data: got, cmp: cmp.Compare[int], cutoff: 100, partition: 200, chunk: 50}
+			forkjoin.Run(p, qf.run)
+			if diff := diffSlices(tc.want, got); diff != "" {
+				t.Fatalf("quickSorterCmpFunc(%s, n=%d) (-want +got):\n%s", tc.pattern, len(tc.in), truncate(diff))
+			}
+		}
+	})
+}
+
+// TestSwapRanks checks phase two of the parallel partition on its own: the
+// i-th element of the left runs trades places with the i-th of the right
+// runs, for ranks in any subrange.
+func TestSwapRanks(t *testing.T) {
+	data := []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}
+	left := []span{{0, 2}, {3, 5}}   // 0 1 3 4
+	right := []span{{6, 7}, {8, 11}} // 6 8 9 10
+	got := slices.Clone(data)
+	swapRanks(got, left, right, 1, 3) // ranks 1, 2: 1<->8, 3<->9
+	want := []int{0, 8, 2, 9, 4, 5, 6, 7, 1, 3, 10, 11}
+	if diff := gocmp.Diff(want, got); diff != "" {
+		t.Fatalf("swapRanks ranks [1, 3) (-want +got):\n%s", diff)
+	}
+	got = slices.Clone(data)
+	swapRanks(got, left, right, 0, 4)
+	want = []int{6, 8, 2, 9, 10, 5, 0, 7, 1, 3, 4, 11}
+	if diff := gocmp.Diff(want, got); diff != "" {
+		t.Fatalf("swapRanks ranks [0, 4) (-want +got):\n%s", diff)
+	}
+}
+
 // record is an element whose key is sorted on and whose index remembers
 // where it started, so that stability can be checked.
 type record struct {
