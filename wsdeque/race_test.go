@@ -1,6 +1,7 @@
 package wsdeque
 
 import (
+	"math/rand/v2"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -11,7 +12,7 @@ import (
 // with GOMAXPROCS=1.
 func spinUntil(cond func() bool) {
 	for i := 0; !cond(); i++ {
-		if i > 20 {
+		if i > 200 {
 			runtime.Gosched()
 		}
 	}
@@ -24,7 +25,7 @@ func spinUntil(cond func() bool) {
 func TestRaceLastValue(t *testing.T) {
 	rounds := 100_000
 	if testing.Short() {
-		rounds = 20_000
+		rounds = 10_000
 	}
 	for _, thieves := range []int{1, 2} {
 		d := New[int](0)
@@ -43,9 +44,16 @@ func TestRaceLastValue(t *testing.T) {
 			})
 		}
 		owner := 0
+		rng := rand.New(rand.NewPCG(5, uint64(thieves)))
+		var sink atomic.Int64
 		for r := 1; r <= rounds; r++ {
 			d.Push(r)
 			round.Store(int64(r)) // release the thieves, then race them
+			// A random head start for the thieves, so that both sides
+			// win often and the race really is a race.
+			for range rng.IntN(64) {
+				sink.Add(1)
+			}
 			if v, ok := d.Pop(); ok {
 				if v != r {
 					t.Fatalf("round %d: Pop() = %d; want %d", r, v, r)
@@ -63,6 +71,9 @@ func TestRaceLastValue(t *testing.T) {
 		}
 		wg.Wait()
 		t.Logf("%d thieves: owner won %d of %d rounds", thieves, owner, rounds)
+		if owner == 0 || owner == rounds {
+			t.Errorf("%d thieves: owner won %d of %d rounds; the two sides never raced", thieves, owner, rounds)
+		}
 	}
 }
 
