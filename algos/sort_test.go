@@ -72,7 +72,8 @@ func sortSizes() []int {
 	}
 	sizes = append(sizes, 3*quickSortSerialCutoff+17)
 	if !testing.Short() {
-		sizes = append(sizes, 5*mergeSortSerialCutoff-3, 1<<17+5, 1<<20)
+		sizes = append(sizes, 5*mergeSortSerialCutoff-3, 1<<20,
+			quickSortParallelPartition-1, quickSortParallelPartition, quickSortParallelPartition+1)
 	}
 	slices.Sort(sizes)
 	return slices.Compact(sizes)
