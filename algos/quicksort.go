@@ -80,7 +80,9 @@ type pdqRange struct {
 // elements is cut into chunks of at least 2^14 elements, up to four per
 // worker, which tasks partition separately before parallel swaps put the
 // misplaced elements right (see parallelPartition). On P workers the first
-// partition of n elements thus takes O(n/P) time, not O(n). The span is
+// partition of n elements thus takes O(n/P) time, not O(n); partitions
+// shorter than n/P, which run while other workers sort other subranges,
+// stay serial. The span is
 // still not polylogarithmic: with k = min(n/2^14, 4P) chunks a partition
 // costs O(n/k + k), and subranges of at most 2^17 elements are partitioned
 // serially. The heapsort fallback, when it triggers, is serial. The work is
@@ -278,6 +280,16 @@ func (q *quickSorterCmpFunc[T]) partTask(w *forkjoin.Worker, p partitionStep[T])
 	return struct{}{}
 }
 
+// splitPartition reports whether a partition of n elements out of a sort of
+// total should run in parallel: only while it is longer than threshold and
+// holds more than a worker's share of the input. Deeper down, the other
+// workers are busy with other subranges, and splitting would only add the
+// second phase's swaps to the work.
+func splitPartition(n, total, threshold int, w *forkjoin.Worker) bool {
+	p := w.Pool().Workers()
+	return p > 1 && n > threshold && n > total/p
+}
+
 // partitionStep is a task of a parallel partition: chunks [lo, hi) of
 // phase one, or with swap set, ranks [lo, hi) of phase two.
 type partitionStep[T any] struct {
@@ -421,7 +433,7 @@ func pdqStepOrdered[T cmp.Ordered](data []T, a, b int, limit *int, q *quickSorte
 	}
 	var mid int
 	var noSwaps bool
-	if q != nil && n > q.partition && w.Pool().Workers() > 1 {
+	if q != nil && splitPartition(n, len(q.data), q.partition, w) {
 		mid, noSwaps = q.parallelPartition(w, a, b)
 	} else {
 		mid, noSwaps = partitionOrdered(data, a, b)
@@ -646,7 +658,7 @@ func pdqStepCmpFunc[T any](data []T, a, b int, limit *int, cmp func(a, b T) int,
 	}
 	var mid int
 	var noSwaps bool
-	if q != nil && n > q.partition && w.Pool().Workers() > 1 {
+	if q != nil && splitPartition(n, len(q.data), q.partition, w) {
 		mid, noSwaps = q.parallelPartition(w, a, b)
 	} else {
 		mid, noSwaps = partitionCmpFunc(data, a, b, cmp)
