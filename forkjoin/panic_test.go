@@ -299,8 +299,13 @@ func TestFuturePanics(t *testing.T) {
 			p := c.new()
 			defer p.Close()
 			want := &boomError{"future"}
+			// Checked after Run: a t.Fatal on a worker would end the
+			// worker's goroutine, not the test.
+			const n = 8
+			var got [n]int
+			var vs [n]any
 			forkjoin.Run(p, func(w *forkjoin.Worker) {
-				fs := make([]*forkjoin.Future[int], 8)
+				var fs [n]*forkjoin.Future[int]
 				for i := range fs {
 					fs[i] = forkjoin.Spawn(w, func(*forkjoin.Worker) int {
 						if i%2 == 1 {
@@ -309,16 +314,17 @@ func TestFuturePanics(t *testing.T) {
 						return i
 					})
 				}
-				for i := len(fs) - 1; i >= 0; i-- {
-					var got int
-					v := recovered(func() { got = fs[i].Join(w) })
-					if i%2 == 1 {
-						checkPanic(t, v, want)
-					} else if v != nil || got != i {
-						t.Errorf("future %d = %d, panic %v; want %d", i, got, v, i)
-					}
+				for i := n - 1; i >= 0; i-- {
+					vs[i] = recovered(func() { got[i] = fs[i].Join(w) })
 				}
 			})
+			for i := range n {
+				if i%2 == 1 {
+					checkPanic(t, vs[i], want)
+				} else if vs[i] != nil || got[i] != i {
+					t.Errorf("future %d = %d, panic %v; want %d", i, got[i], vs[i], i)
+				}
+			}
 			// A Future panicking in Invoke's own function.
 			v := recovered(func() {
 				forkjoin.Invoke(p, func(w *forkjoin.Worker) int {
@@ -342,4 +348,49 @@ func TestInvokePanics(t *testing.T) {
 		t.Fatalf("Invoke panicked with %T, want an error that is a *PanicError", v)
 	}
 	checkUsable(t, p)
+}
+
+// TestLoopAndDoPanics panics in ForRange, Reduce and Do.
+func TestLoopAndDoPanics(t *testing.T) {
+	for _, c := range panicConfigs() {
+		t.Run(c.String(), func(t *testing.T) {
+			p := c.new()
+			defer p.Close()
+			v := recovered(func() {
+				forkjoin.Run(p, func(w *forkjoin.Worker) {
+					forkjoin.ForRange(w, 0, 1000, 10, func(_ *forkjoin.Worker, lo, hi int) {
+						if lo <= 500 && 500 < hi {
+							panickingTask(nil, false, "range")
+						}
+					})
+				})
+			})
+			checkPanic(t, v, "range")
+			v = recovered(func() {
+				forkjoin.Invoke(p, func(w *forkjoin.Worker) int {
+					return forkjoin.Reduce(w, 0, 1000, 0, func(i int) int {
+						if i == 777 {
+							return panickingTask(nil, false, "reduce")
+						}
+						return i
+					}, func(x, y int) int { return x + y })
+				})
+			})
+			checkPanic(t, v, "reduce")
+			st := &sideState{}
+			v = recovered(func() {
+				forkjoin.Run(p, func(w *forkjoin.Worker) {
+					forkjoin.Do(w,
+						func(*forkjoin.Worker) { slowSide(st) },
+						func(*forkjoin.Worker) { panickingTask(st, c.workers > 1, "do") },
+						func(*forkjoin.Worker) {})
+				})
+			})
+			checkPanic(t, v, "do")
+			if !st.finished.Load() {
+				t.Error("Do re-raised before its other functions finished")
+			}
+			checkUsable(t, p)
+		})
+	}
 }
