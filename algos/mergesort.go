@@ -60,9 +60,8 @@ func MergeSort[T cmp.Ordered](w *forkjoin.Worker, s []T) {
 // tasks down to cutoff elements.
 func parallelMergeSortOrdered[T cmp.Ordered](w *forkjoin.Worker, s, buf []T, cutoff int) {
 	m := &mergeSorterOrdered[T]{cutoff: max(cutoff, insertionSortRun)}
-	m.sort = forkjoin.NewFunc(m.sortTask)
-	m.merge = forkjoin.NewFunc(m.mergeTask)
-	m.sort.Call(w, sortRange[T]{s: s, buf: buf})
+	m.task = forkjoin.NewFunc(m.run)
+	m.sort(w, s, buf, false)
 }
 
 // MergeSortFunc sorts s in ascending order as determined by cmp, keeping
@@ -90,105 +89,116 @@ func MergeSortFunc[T any](w *forkjoin.Worker, s []T, cmp func(a, b T) int) {
 		return
 	}
 	m := &mergeSorterCmpFunc[T]{cmp: cmp, cutoff: mergeSortSerialCutoff}
-	m.sort = forkjoin.NewFunc(m.sortTask)
-	m.merge = forkjoin.NewFunc(m.mergeTask)
-	m.sort.Call(w, sortRange[T]{s: s, buf: buf})
+	m.task = forkjoin.NewFunc(m.run)
+	m.sort(w, s, buf, false)
 }
 
-// sortRange asks for s to be sorted, with the result left in s, or in buf
-// when toBuf is set. buf has the length of s and is scratch space.
-type sortRange[T any] struct {
-	s, buf []T
-	toBuf  bool
+// msStep is a task of a merge sort. With merge unset it asks for x to be
+// sorted, with the result left in x, or in y when toBuf is set (y has the
+// length of x and is scratch space). With merge set it asks for the sorted
+// runs y (left) and z (right) to be merged into x.
+//
+// Sorting and merging share one argument type so that one Func serves both:
+// the pool caches job records per Func, and one Func per call keeps its
+// records warm instead of two that might contend for a cache slot.
+type msStep[T any] struct {
+	x, y, z      []T
+	merge, toBuf bool
 }
 
-// mergeRuns asks for the sorted runs a (left) and b (right) to be merged
-// into dst.
-type mergeRuns[T any] struct {
-	dst, a, b []T
+func sortStep[T any](s, buf []T, toBuf bool) msStep[T] {
+	return msStep[T]{x: s, y: buf, toBuf: toBuf}
 }
 
-// mergeSorterOrdered holds the two task functions of one MergeSort call;
-// they are made per call because a package-level Func cannot be generic.
+func mergeStep[T any](dst, a, b []T) msStep[T] {
+	return msStep[T]{x: dst, y: a, z: b, merge: true}
+}
+
+// mergeSorterOrdered holds the task function of one MergeSort call; it is
+// made per call because a package-level Func cannot be generic.
 type mergeSorterOrdered[T cmp.Ordered] struct {
 	cutoff int // subproblems this long are sorted serially
-	sort   *forkjoin.Func[sortRange[T], struct{}]
-	merge  *forkjoin.Func[mergeRuns[T], struct{}]
+	task   *forkjoin.Func[msStep[T], struct{}]
 }
 
-func (m *mergeSorterOrdered[T]) sortTask(w *forkjoin.Worker, r sortRange[T]) struct{} {
-	n := len(r.s)
+func (m *mergeSorterOrdered[T]) run(w *forkjoin.Worker, st msStep[T]) struct{} {
+	if st.merge {
+		m.merge(w, st.x, st.y, st.z)
+	} else {
+		m.sort(w, st.x, st.y, st.toBuf)
+	}
+	return struct{}{}
+}
+
+func (m *mergeSorterOrdered[T]) sort(w *forkjoin.Worker, s, buf []T, toBuf bool) {
+	n := len(s)
 	if n <= m.cutoff {
-		stableSortOrdered(r.s, r.buf, r.toBuf)
-		return struct{}{}
+		stableSortOrdered(s, buf, toBuf)
+		return
 	}
 	h := n / 2
 	// Sort each half into the other buffer, then merge back into the one
 	// the caller asked for.
-	m.sort.Join(w,
-		sortRange[T]{s: r.s[:h], buf: r.buf[:h], toBuf: !r.toBuf},
-		sortRange[T]{s: r.s[h:], buf: r.buf[h:], toBuf: !r.toBuf})
-	if r.toBuf {
-		m.merge.Call(w, mergeRuns[T]{dst: r.buf, a: r.s[:h], b: r.s[h:]})
+	m.task.Join(w, sortStep(s[:h], buf[:h], !toBuf), sortStep(s[h:], buf[h:], !toBuf))
+	if toBuf {
+		m.merge(w, buf, s[:h], s[h:])
 	} else {
-		m.merge.Call(w, mergeRuns[T]{dst: r.s, a: r.buf[:h], b: r.buf[h:]})
+		m.merge(w, s, buf[:h], buf[h:])
 	}
-	return struct{}{}
 }
 
-func (m *mergeSorterOrdered[T]) mergeTask(w *forkjoin.Worker, r mergeRuns[T]) struct{} {
-	n := len(r.dst)
+func (m *mergeSorterOrdered[T]) merge(w *forkjoin.Worker, dst, a, b []T) {
+	n := len(dst)
 	if n <= mergeSerialCutoff {
-		mergeOrdered(r.dst, r.a, r.b)
-		return struct{}{}
+		mergeOrdered(dst, a, b)
+		return
 	}
 	k := n / 2
-	i := coRankOrdered(k, r.a, r.b)
+	i := coRankOrdered(k, a, b)
 	j := k - i
-	m.merge.Join(w,
-		mergeRuns[T]{dst: r.dst[:k], a: r.a[:i], b: r.b[:j]},
-		mergeRuns[T]{dst: r.dst[k:], a: r.a[i:], b: r.b[j:]})
-	return struct{}{}
+	m.task.Join(w, mergeStep(dst[:k], a[:i], b[:j]), mergeStep(dst[k:], a[i:], b[j:]))
 }
 
 type mergeSorterCmpFunc[T any] struct {
 	cmp    func(a, b T) int
 	cutoff int
-	sort   *forkjoin.Func[sortRange[T], struct{}]
-	merge  *forkjoin.Func[mergeRuns[T], struct{}]
+	task   *forkjoin.Func[msStep[T], struct{}]
 }
 
-func (m *mergeSorterCmpFunc[T]) sortTask(w *forkjoin.Worker, r sortRange[T]) struct{} {
-	n := len(r.s)
+func (m *mergeSorterCmpFunc[T]) run(w *forkjoin.Worker, st msStep[T]) struct{} {
+	if st.merge {
+		m.merge(w, st.x, st.y, st.z)
+	} else {
+		m.sort(w, st.x, st.y, st.toBuf)
+	}
+	return struct{}{}
+}
+
+func (m *mergeSorterCmpFunc[T]) sort(w *forkjoin.Worker, s, buf []T, toBuf bool) {
+	n := len(s)
 	if n <= m.cutoff {
-		stableSortCmpFunc(r.s, r.buf, r.toBuf, m.cmp)
-		return struct{}{}
+		stableSortCmpFunc(s, buf, toBuf, m.cmp)
+		return
 	}
 	h := n / 2
-	m.sort.Join(w,
-		sortRange[T]{s: r.s[:h], buf: r.buf[:h], toBuf: !r.toBuf},
-		sortRange[T]{s: r.s[h:], buf: r.buf[h:], toBuf: !r.toBuf})
-	if r.toBuf {
-		m.merge.Call(w, mergeRuns[T]{dst: r.buf, a: r.s[:h], b: r.s[h:]})
+	m.task.Join(w, sortStep(s[:h], buf[:h], !toBuf), sortStep(s[h:], buf[h:], !toBuf))
+	if toBuf {
+		m.merge(w, buf, s[:h], s[h:])
 	} else {
-		m.merge.Call(w, mergeRuns[T]{dst: r.s, a: r.buf[:h], b: r.buf[h:]})
+		m.merge(w, s, buf[:h], buf[h:])
 	}
-	return struct{}{}
 }
 
-func (m *mergeSorterCmpFunc[T]) mergeTask(w *forkjoin.Worker, r mergeRuns[T]) struct{} {
-	n := len(r.dst)
+func (m *mergeSorterCmpFunc[T]) merge(w *forkjoin.Worker, dst, a, b []T) {
+	n := len(dst)
 	if n <= mergeSerialCutoff {
-		mergeCmpFunc(r.dst, r.a, r.b, m.cmp)
-		return struct{}{}
+		mergeCmpFunc(dst, a, b, m.cmp)
+		return
 	}
 	k := n / 2
-	i := coRankCmpFunc(k, r.a, r.b, m.cmp)
+	i := coRankCmpFunc(k, a, b, m.cmp)
 	j := k - i
-	m.merge.Join(w,
-		mergeRuns[T]{dst: r.dst[:k], a: r.a[:i], b: r.b[:j]},
-		mergeRuns[T]{dst: r.dst[k:], a: r.a[i:], b: r.b[j:]})
-	return struct{}{}
+	m.task.Join(w, mergeStep(dst[:k], a[:i], b[:j]), mergeStep(dst[k:], a[i:], b[j:]))
 }
 
 // stableSortOrdered is the serial kernel of MergeSort: a top-down merge sort

@@ -115,10 +115,10 @@ func parallelQuickSortOrdered[T cmp.Ordered](w *forkjoin.Worker, s []T, cutoff i
 	q.run(w)
 }
 
+// run sorts q.data, whose other fields are set, with tasks of w's pool.
 func (q *quickSorterOrdered[T]) run(w *forkjoin.Worker) {
-	q.task = forkjoin.NewFunc(q.sortTask)
-	q.part = forkjoin.NewFunc(q.partTask)
-	q.task.Call(w, pdqRange{a: 0, b: len(q.data), limit: bits.Len(uint(len(q.data)))})
+	q.task = forkjoin.NewFunc(q.step)
+	q.sortTask(w, pdqRange{a: 0, b: len(q.data), limit: bits.Len(uint(len(q.data)))})
 }
 
 // QuickSortFunc sorts s in ascending order as determined by cmp, with the
@@ -150,9 +150,32 @@ func QuickSortFunc[T any](w *forkjoin.Worker, s []T, cmp func(a, b T) int) {
 }
 
 func (q *quickSorterCmpFunc[T]) run(w *forkjoin.Worker) {
-	q.task = forkjoin.NewFunc(q.sortTask)
-	q.part = forkjoin.NewFunc(q.partTask)
-	q.task.Call(w, pdqRange{a: 0, b: len(q.data), limit: bits.Len(uint(len(q.data)))})
+	q.task = forkjoin.NewFunc(q.step)
+	q.sortTask(w, pdqRange{a: 0, b: len(q.data), limit: bits.Len(uint(len(q.data)))})
+}
+
+// qsStep is a task of a quicksort: a subrange to sort, or with part.st set,
+// a step of a parallel partition. The two share one argument type so that
+// one Func serves both: the pool caches job records per Func, and one Func
+// per call keeps its records warm instead of two that might contend for a
+// cache slot.
+type qsStep[T any] struct {
+	sort pdqRange
+	part partitionStep[T]
+}
+
+func (q *quickSorterOrdered[T]) step(w *forkjoin.Worker, s qsStep[T]) struct{} {
+	if s.part.st != nil {
+		return q.partTask(w, s.part)
+	}
+	return q.sortTask(w, s.sort)
+}
+
+func (q *quickSorterCmpFunc[T]) step(w *forkjoin.Worker, s qsStep[T]) struct{} {
+	if s.part.st != nil {
+		return q.partTask(w, s.part)
+	}
+	return q.sortTask(w, s.sort)
 }
 
 // quickSorterOrdered holds the slice and the task function of one
@@ -162,8 +185,7 @@ type quickSorterOrdered[T cmp.Ordered] struct {
 	cutoff    int // subranges this long are sorted serially
 	partition int // subranges longer than this are partitioned in parallel
 	chunk     int // least chunk length of a parallel partition
-	task      *forkjoin.Func[pdqRange, struct{}]
-	part      *forkjoin.Func[partitionStep[T], struct{}]
+	task      *forkjoin.Func[qsStep[T], struct{}]
 }
 
 func (q *quickSorterOrdered[T]) sortTask(w *forkjoin.Worker, r pdqRange) struct{} {
@@ -179,7 +201,7 @@ func (q *quickSorterOrdered[T]) sortTask(w *forkjoin.Worker, r pdqRange) struct{
 		}
 		// The pivot at mid is final and no task writes it again,
 		// so the right side may read it as its lower bound.
-		q.task.Join(w, pdqRange{a, mid, limit}, pdqRange{mid + 1, b, limit})
+		q.task.Join(w, qsStep[T]{sort: pdqRange{a, mid, limit}}, qsStep[T]{sort: pdqRange{mid + 1, b, limit}})
 		return struct{}{}
 	}
 	pdqOrdered(q.data, a, b, limit)
@@ -192,8 +214,7 @@ type quickSorterCmpFunc[T any] struct {
 	cutoff    int
 	partition int
 	chunk     int
-	task      *forkjoin.Func[pdqRange, struct{}]
-	part      *forkjoin.Func[partitionStep[T], struct{}]
+	task      *forkjoin.Func[qsStep[T], struct{}]
 }
 
 func (q *quickSorterCmpFunc[T]) sortTask(w *forkjoin.Worker, r pdqRange) struct{} {
@@ -207,7 +228,7 @@ func (q *quickSorterCmpFunc[T]) sortTask(w *forkjoin.Worker, r pdqRange) struct{
 			a = mid + 1
 			continue
 		}
-		q.task.Join(w, pdqRange{a, mid, limit}, pdqRange{mid + 1, b, limit})
+		q.task.Join(w, qsStep[T]{sort: pdqRange{a, mid, limit}}, qsStep[T]{sort: pdqRange{mid + 1, b, limit}})
 		return struct{}{}
 	}
 	pdqCmpFunc(q.data, a, b, limit, q.cmp)
@@ -224,10 +245,10 @@ func (q *quickSorterCmpFunc[T]) sortTask(w *forkjoin.Worker, r pdqRange) struct{
 // workers; the bookkeeping between them takes O(k).
 func (q *quickSorterOrdered[T]) parallelPartition(w *forkjoin.Worker, a, b int) (int, bool) {
 	st := newPartitionState(a+1, b, q.data[a], q.chunk, w)
-	q.part.Call(w, partitionStep[T]{st: st, lo: 0, hi: len(st.chunks)})
+	q.partTask(w, partitionStep[T]{st: st, lo: 0, hi: len(st.chunks)})
 	mid, noSwaps := st.misplaced()
 	if !noSwaps {
-		q.part.Call(w, partitionStep[T]{st: st, lo: 0, hi: st.swaps, swap: true})
+		q.partTask(w, partitionStep[T]{st: st, lo: 0, hi: st.swaps, swap: true})
 	}
 	q.data[a], q.data[mid] = q.data[mid], q.data[a]
 	return mid, noSwaps
@@ -246,18 +267,18 @@ func (q *quickSorterOrdered[T]) partTask(w *forkjoin.Worker, p partitionStep[T])
 		return struct{}{}
 	}
 	m := int(uint(p.lo+p.hi) >> 1)
-	q.part.Join(w,
-		partitionStep[T]{st: p.st, lo: p.lo, hi: m, swap: p.swap},
-		partitionStep[T]{st: p.st, lo: m, hi: p.hi, swap: p.swap})
+	q.task.Join(w,
+		qsStep[T]{part: partitionStep[T]{st: p.st, lo: p.lo, hi: m, swap: p.swap}},
+		qsStep[T]{part: partitionStep[T]{st: p.st, lo: m, hi: p.hi, swap: p.swap}})
 	return struct{}{}
 }
 
 func (q *quickSorterCmpFunc[T]) parallelPartition(w *forkjoin.Worker, a, b int) (int, bool) {
 	st := newPartitionState(a+1, b, q.data[a], q.chunk, w)
-	q.part.Call(w, partitionStep[T]{st: st, lo: 0, hi: len(st.chunks)})
+	q.partTask(w, partitionStep[T]{st: st, lo: 0, hi: len(st.chunks)})
 	mid, noSwaps := st.misplaced()
 	if !noSwaps {
-		q.part.Call(w, partitionStep[T]{st: st, lo: 0, hi: st.swaps, swap: true})
+		q.partTask(w, partitionStep[T]{st: st, lo: 0, hi: st.swaps, swap: true})
 	}
 	q.data[a], q.data[mid] = q.data[mid], q.data[a]
 	return mid, noSwaps
@@ -274,9 +295,9 @@ func (q *quickSorterCmpFunc[T]) partTask(w *forkjoin.Worker, p partitionStep[T])
 		return struct{}{}
 	}
 	m := int(uint(p.lo+p.hi) >> 1)
-	q.part.Join(w,
-		partitionStep[T]{st: p.st, lo: p.lo, hi: m, swap: p.swap},
-		partitionStep[T]{st: p.st, lo: m, hi: p.hi, swap: p.swap})
+	q.task.Join(w,
+		qsStep[T]{part: partitionStep[T]{st: p.st, lo: p.lo, hi: m, swap: p.swap}},
+		qsStep[T]{part: partitionStep[T]{st: p.st, lo: m, hi: p.hi, swap: p.swap}})
 	return struct{}{}
 }
 
