@@ -75,3 +75,18 @@ func TestFibBadNPanics(t *testing.T) {
 		}
 	}
 }
+
+// Fib forks through a Func, whose job records are reused: the ~11,000 forks
+// of Fib(20) must not allocate, only the handful of Invoke itself may.
+func TestFibForksWithoutAllocating(t *testing.T) {
+	for _, m := range testModes {
+		p := forkjoin.New(forkjoin.Workers(2), forkjoin.WithMode(m.mode))
+		allocs := testing.AllocsPerRun(20, func() {
+			forkjoin.Invoke(p, func(w *forkjoin.Worker) uint64 { return Fib(w, 20, 0) })
+		})
+		p.Close()
+		if allocs > 50 {
+			t.Errorf("%s: Fib(20) with ~11,000 forks allocates %v times per call, want a small constant", m.name, allocs)
+		}
+	}
+}

@@ -178,6 +178,9 @@ func blocksOf(n int) int { return (n + gonumBlock - 1) / gonumBlock }
 // or b: MatMul panics rather than compute a product from a half-overwritten
 // operand.
 func MatMul(w *forkjoin.Worker, c, a, b *mat.Dense) {
+	if a.IsEmpty() || b.IsEmpty() {
+		panic(fmt.Sprintf("algos: MatMul: empty operand (a empty: %v, b empty: %v)", a.IsEmpty(), b.IsEmpty()))
+	}
 	ar, ac := a.Dims()
 	br, bc := b.Dims()
 	if ac != br {

@@ -111,6 +111,9 @@ func TestMatMulShapeMismatchPanics(t *testing.T) {
 	if msg := run(mat.NewDense(2, 5, nil), a, b); !strings.Contains(msg, "a is 2×3") || !strings.Contains(msg, "b is 4×5") {
 		t.Errorf("MatMul(2×3 · 4×5) panicked with %q, want a message naming both shapes", msg)
 	}
+	if msg := run(mat.NewDense(2, 5, nil), a, &mat.Dense{}); !strings.Contains(msg, "b empty: true") {
+		t.Errorf("MatMul with an empty b panicked with %q, want the empty operand named", msg)
+	}
 	b = mat.NewDense(3, 5, nil)
 	if msg := run(mat.NewDense(5, 2, nil), a, b); !strings.Contains(msg, "c is 5×2") || !strings.Contains(msg, "2×5") {
 		t.Errorf("MatMul into 5×2 panicked with %q, want a message naming c's shape and the wanted 2×5", msg)

@@ -49,6 +49,9 @@ func transpose(w *forkjoin.Worker, x trArg) struct{} {
 // or empty (then it is resized), and must not share memory with src;
 // otherwise Transpose panics naming the shapes or the overlap.
 func Transpose(w *forkjoin.Worker, dst, src *mat.Dense) {
+	if src.IsEmpty() {
+		panic("algos: Transpose: src is empty")
+	}
 	r, c := src.Dims()
 	if dst.IsEmpty() {
 		dst.ReuseAs(c, r)

@@ -185,3 +185,16 @@ func TestUTSDepthOneByHand(t *testing.T) {
 		t.Errorf("UTSSerial(%+v) = %+v, want %+v", b, got, want)
 	}
 }
+
+// The parallel search allocates its configuration, not a record per fork.
+func TestUTSForksWithoutAllocating(t *testing.T) {
+	p := forkjoin.New(forkjoin.Workers(2))
+	defer p.Close()
+	tree := utsSmallTrees[0] // 16,000 nodes, ~3,000 forks
+	allocs := testing.AllocsPerRun(10, func() {
+		forkjoin.Invoke(p, func(w *forkjoin.Worker) UTSResult { return UTS(w, tree) })
+	})
+	if allocs > 50 {
+		t.Errorf("UTS(%+v) allocates %v times per call, want a small constant", tree, allocs)
+	}
+}
