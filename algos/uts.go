@@ -116,8 +116,9 @@ func newUTSConfig(p UTSParams) *utsConfig {
 	if p.Tree < Binomial || p.Tree > Hybrid {
 		panic(fmt.Sprintf("algos: UTS: unknown Tree %d (want Binomial, Geometric or Hybrid)", int(p.Tree)))
 	}
-	if !(p.B0 >= 0) || math.IsInf(p.B0, 1) {
-		panic(fmt.Sprintf("algos: UTS: B0 = %v, want a finite value >= 0", p.B0))
+	if !(p.B0 >= 0 && p.B0 < math.MaxInt32) {
+		// The parallel search numbers children with int32.
+		panic(fmt.Sprintf("algos: UTS: B0 = %v, want 0 <= B0 < 2³¹", p.B0))
 	}
 	if p.Tree != Binomial {
 		if p.Shape < Linear || p.Shape > Fixed {

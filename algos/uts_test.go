@@ -2,6 +2,7 @@ package algos
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -143,6 +144,8 @@ func TestUTSBadParamsPanic(t *testing.T) {
 		{"shape", func(p *UTSParams) { p.Shape = -1 }, "Shape"},
 		{"depth", func(p *UTSParams) { p.Depth = 0 }, "Depth"},
 		{"b0", func(p *UTSParams) { p.B0 = -1 }, "B0"},
+		{"b0 NaN", func(p *UTSParams) { p.B0 = math.NaN() }, "B0"},
+		{"b0 beyond int32", func(p *UTSParams) { p.Tree = Binomial; p.B0 = 1e12 }, "B0"},
 		{"q", func(p *UTSParams) { p.Tree = Binomial; p.Q = 1.5 }, "Q"},
 		{"m", func(p *UTSParams) { p.Tree = Hybrid; p.M = -2 }, "M ="},
 	}
