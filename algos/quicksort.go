@@ -8,8 +8,10 @@ import (
 )
 
 // Tuning constants of the pattern-defeating quicksort (Orson Peters,
-// "Pattern-defeating Quicksort", 2021). The parallel cutoff was measured with
-// BenchmarkSortCutoff on random int64 (see sort_bench_test.go).
+// "Pattern-defeating Quicksort", 2021). The parallel cutoff is chosen as the
+// merge sort's is (see mergeSortSerialCutoff): BenchmarkSortCutoff was level
+// within the noise from 2^10 to 2^16, and a serial sort of 2^13 elements
+// takes thousands of times a fork.
 const (
 	// quickSortSerialCutoff is the length at or below which a subrange is
 	// sorted by the serial kernel instead of being partitioned and split
@@ -201,7 +203,9 @@ func (q *quickSorterOrdered[T]) sortTask(w *forkjoin.Worker, r pdqRange) struct{
 		}
 		// The pivot at mid is final and no task writes it again,
 		// so the right side may read it as its lower bound.
-		q.task.Join(w, qsStep[T]{sort: pdqRange{a, mid, limit}}, qsStep[T]{sort: pdqRange{mid + 1, b, limit}})
+		q.task.Join(w,
+			qsStep[T]{sort: pdqRange{a, mid, limit}},
+			qsStep[T]{sort: pdqRange{mid + 1, b, limit}})
 		return struct{}{}
 	}
 	pdqOrdered(q.data, a, b, limit)
@@ -228,7 +232,9 @@ func (q *quickSorterCmpFunc[T]) sortTask(w *forkjoin.Worker, r pdqRange) struct{
 			a = mid + 1
 			continue
 		}
-		q.task.Join(w, qsStep[T]{sort: pdqRange{a, mid, limit}}, qsStep[T]{sort: pdqRange{mid + 1, b, limit}})
+		q.task.Join(w,
+			qsStep[T]{sort: pdqRange{a, mid, limit}},
+			qsStep[T]{sort: pdqRange{mid + 1, b, limit}})
 		return struct{}{}
 	}
 	pdqCmpFunc(q.data, a, b, limit, q.cmp)
@@ -352,10 +358,11 @@ func newPartitionState[T any](lo, hi int, pivot T, chunk int, w *forkjoin.Worker
 	return st
 }
 
-// misplaced runs after phase one. It returns the boundary mid (the number of
-// elements less than the pivot, after the start) less one, which is where
-// the pivot belongs, and whether every chunk was already partitioned and in
-// place; otherwise it records the misplaced runs for phase two.
+// misplaced runs between the phases. It returns where the pivot belongs,
+// just before the first element not less than it, and whether no element
+// moved or needs to (every chunk was partitioned already and the chunks'
+// halves are in place); otherwise it records the misplaced runs for phase
+// two.
 func (st *partitionState[T]) misplaced() (int, bool) {
 	boundary := st.lo
 	noSwaps := true
@@ -400,8 +407,8 @@ func swapRanks[T any](data []T, left, right []span, lo, hi int) {
 	}
 }
 
-// locateRank returns the index of the run holding the element of the given rank,
-// counting through the runs in order, and its offset there.
+// locateRank returns the index of the run holding the element of the given
+// rank, counting through the runs in order, and its offset there.
 func locateRank(runs []span, rank int) (int, int) {
 	for i, r := range runs {
 		if rank < r.hi-r.lo {
