@@ -78,47 +78,58 @@ func TestRaceLastValue(t *testing.T) {
 }
 
 // TestRaceStealHalf fills the deque, then lets the owner pop as fast as it
-// can while a thief StealHalf's into its own deque, round after round. Every
-// value must be taken once, by the owner or by the thief, never by both: this
-// is the race a one-CAS "top += n" StealHalf loses against the owner's
-// CAS-free Pop.
+// can while two thieves StealHalf into their own deques, round after round.
+// Every value must be taken once, by the owner or by a thief, never by both.
+// This is the race a one-CAS "top += n" StealHalf loses: a thief reads top
+// and bottom, the owner pops down into the n values the thief is about to
+// claim (without a CAS, since top is still below them), and the thief's CAS
+// still succeeds. Rounds vary the length and who starts first, so the
+// owner's pops land inside a thief's claim often.
 func TestRaceStealHalf(t *testing.T) {
-	rounds := 3000
+	rounds := 20_000
 	if testing.Short() {
-		rounds = 600
+		rounds = 4_000
 	}
-	const perRound = 128
-	d, mine := New[int](0), New[int](0)
+	const thieves = 2
+	const maxLen = 48
+	d := New[int](0)
 	const (
 		byOwner = 1 << 0
 		byThief = 1 << 8
 	)
-	takers := make([]atomic.Int32, rounds*perRound)
+	takers := make([]atomic.Int32, rounds*maxLen)
 	var round, finished atomic.Int64
 	var wg sync.WaitGroup
-	wg.Go(func() {
-		for r := int64(1); r <= int64(rounds); r++ {
-			spinUntil(func() bool { return round.Load() >= r })
-			for d.StealHalf(mine) > 0 {
-			}
-			for {
-				v, ok := mine.Pop()
-				if !ok {
-					break
+	for i := range thieves {
+		wg.Go(func() {
+			mine := New[int](0)
+			rng := rand.New(rand.NewPCG(9, uint64(i)))
+			for r := int64(1); r <= int64(rounds); r++ {
+				spinUntil(func() bool { return round.Load() >= r })
+				pause(rng.IntN(32))
+				for d.StealHalf(mine) > 0 {
 				}
-				takers[v].Add(byThief)
+				for {
+					v, ok := mine.Pop()
+					if !ok {
+						break
+					}
+					takers[v].Add(byThief)
+				}
+				finished.Add(1)
 			}
-			finished.Store(r)
-		}
-	})
+		})
+	}
+	rng := rand.New(rand.NewPCG(10, 11))
 	next := 0
 	for r := 1; r <= rounds; r++ {
 		first := next
-		for range perRound {
+		for range 4 + rng.IntN(maxLen-3) {
 			d.Push(next)
 			next++
 		}
 		round.Store(int64(r))
+		pause(rng.IntN(32))
 		for {
 			v, ok := d.Pop()
 			if !ok {
@@ -126,14 +137,14 @@ func TestRaceStealHalf(t *testing.T) {
 			}
 			takers[v].Add(byOwner)
 		}
-		spinUntil(func() bool { return finished.Load() == int64(r) })
+		spinUntil(func() bool { return finished.Load() == int64(r*thieves) })
 		for v := first; v < next; v++ {
 			switch c := takers[v].Load(); c {
 			case byOwner, byThief:
 			case byOwner + byThief:
 				t.Fatalf("round %d: value %d both popped and stolen", r, v)
 			default:
-				t.Fatalf("round %d: value %d taken %d times by the owner and %d by the thief; want once",
+				t.Fatalf("round %d: value %d taken %d times by the owner and %d by thieves; want once",
 					r, v, c&0xff, c>>8)
 			}
 		}
@@ -152,7 +163,7 @@ func TestRaceStealHalf(t *testing.T) {
 func TestRaceStealNeverFalseWhenNonEmpty(t *testing.T) {
 	n := 200_000
 	if testing.Short() {
-		n = 50_000
+		n = 150_000
 	}
 	const thieves = 3
 	d := New[int](0)
