@@ -1,7 +1,7 @@
 package forkjoin_test
 
 import (
-	"runtime"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -77,41 +77,45 @@ func TestStatsTasks(t *testing.T) {
 // TestStatsSteals checks the steal counters of each mode and policy.
 func TestStatsSteals(t *testing.T) {
 	const n = 20
+	// work runs fib(n) and, with more than one worker, one Join whose
+	// forked side must be run by another worker: its inline side waits
+	// until the forked side has started. That makes one steal certain even
+	// on a loaded machine, where the rest may all run on one worker.
 	work := func(p *forkjoin.Pool) forkjoin.Stats {
 		p.ResetStats()
-		forkjoin.Invoke(p, func(w *forkjoin.Worker) int { return fibJoin.Call(w, n) })
+		forkjoin.Invoke(p, func(w *forkjoin.Worker) int {
+			if p.Workers() > 1 {
+				var started atomic.Bool
+				forkjoin.Join(w,
+					func(*forkjoin.Worker) int {
+						for deadline := time.Now().Add(5 * time.Second); !started.Load() && time.Now().Before(deadline); {
+							time.Sleep(10 * time.Microsecond)
+						}
+						return 0
+					},
+					func(*forkjoin.Worker) int { started.Store(true); return 0 })
+			}
+			return fibJoin.Call(w, n)
+		})
 		return p.Stats()
 	}
 	t.Run("shared-queue", func(t *testing.T) {
 		p := newPool(t, forkjoin.Workers(4), forkjoin.WithMode(forkjoin.SharedQueue))
-		var st forkjoin.Stats
-		for range 10 { // contention is likely, not certain, in one run
-			st = work(p)
-			if st.LockWaits > 0 {
-				break
-			}
-		}
+		st := work(p)
+		// Lock waits are likely here but depend on timing: logged, not
+		// asserted.
 		t.Logf("%+v", st)
 		if st.Steals != 0 || st.Stolen != 0 || st.StealAttempts != 0 {
 			t.Errorf("shared queue reports steals: %+v", st)
 		}
-		if st.LockWaits == 0 && runtime.GOMAXPROCS(0) > 1 {
-			t.Errorf("4 workers on one queue never found its lock held in 10 runs: %+v", st)
-		}
-		if st.Workers != 4 || st.Tasks != fibForks(n)+1 {
-			t.Errorf("Workers, Tasks = %d, %d; want 4, %d", st.Workers, st.Tasks, fibForks(n)+1)
+		if want := fibForks(n) + 2; st.Workers != 4 || st.Tasks != want {
+			t.Errorf("Workers, Tasks = %d, %d; want 4, %d", st.Workers, st.Tasks, want)
 		}
 	})
 	for _, policy := range []forkjoin.StealPolicy{forkjoin.StealHalf, forkjoin.StealOne} {
 		t.Run("work-stealing/"+policy.String(), func(t *testing.T) {
 			p := newPool(t, forkjoin.Workers(4), forkjoin.WithSteal(policy))
-			var st forkjoin.Stats
-			for range 10 {
-				st = work(p)
-				if st.Steals > 0 {
-					break
-				}
-			}
+			st := work(p)
 			t.Logf("%+v", st)
 			if st.Steals == 0 || st.Stolen < st.Steals || st.StealAttempts < st.Steals {
 				t.Errorf("want Steals > 0, Stolen >= Steals, StealAttempts >= Steals: %+v", st)
@@ -121,6 +125,9 @@ func TestStatsSteals(t *testing.T) {
 			}
 			if st.LockWaits != 0 {
 				t.Errorf("work stealing reports %d lock waits", st.LockWaits)
+			}
+			if want := fibForks(n) + 2; st.Tasks != want {
+				t.Errorf("Tasks = %d, want %d", st.Tasks, want)
 			}
 		})
 	}
@@ -136,20 +143,29 @@ func TestStatsSteals(t *testing.T) {
 // ResetStats zeroes every counter.
 func TestStatsSleepAndReset(t *testing.T) {
 	p := newPool(t, forkjoin.Workers(4))
-	time.Sleep(20 * time.Millisecond) // every worker parks
+	// A new pool's workers find nothing to do and park, each once.
+	waitFor(t, "every worker to park", func() bool { return p.Stats().Parks >= 4 })
 	p.ResetStats()
+	// All are parked and none searches: the Invoke must wake one.
 	forkjoin.Invoke(p, func(w *forkjoin.Worker) int { return fibJoin.Call(w, 18) })
-	time.Sleep(20 * time.Millisecond) // and parks again
-	st := p.Stats()
-	t.Logf("%+v", st)
-	if st.Wakeups == 0 {
+	if st := p.Stats(); st.Wakeups == 0 {
 		t.Errorf("an Invoke on a parked pool woke nobody: %+v", st)
 	}
-	if st.Parks == 0 {
-		t.Errorf("no worker parked after the work ran out: %+v", st)
-	}
+	waitFor(t, "a worker to park again", func() bool { return p.Stats().Parks > 0 })
+	t.Logf("%+v", p.Stats())
 	p.ResetStats()
 	if st := p.Stats(); st != (forkjoin.Stats{Workers: 4}) {
 		t.Errorf("after ResetStats: %+v, want all counters zero", st)
+	}
+}
+
+// waitFor polls cond until it holds, failing the test after 10 s.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); !cond(); {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(time.Millisecond)
 	}
 }
