@@ -206,7 +206,14 @@ func (c *utsConfig) geometric(s *utsState, h int) int {
 	// distribution with success probability p has mean b_i.
 	p := 1.0 / (1.0 + bi)
 	u := utsProb(s.rand())
-	return int(math.Floor(math.Log(1-u) / math.Log(1-p)))
+	x := math.Floor(math.Log(1-u) / math.Log(1-p))
+	switch {
+	case x >= utsMaxChildren: // +Inf included, which int() would garble
+		return utsMaxChildren
+	case !(x >= 0): // NaN from a negative b_i (a Linear shape past Depth in a hybrid tree)
+		return 0
+	}
+	return int(x)
 }
 
 // utsSpan is the children [lo, hi) of the node with state parent at depth

@@ -201,3 +201,13 @@ func TestUTSForksWithoutAllocating(t *testing.T) {
 		t.Errorf("UTS(%+v) allocates %v times per call, want a small constant", tree, allocs)
 	}
 }
+
+// A geometric node draws from a distribution with mean B0; a huge B0 must
+// hit the reference cap of 100 children, not overflow the conversion to int.
+func TestUTSGeometricChildrenCapped(t *testing.T) {
+	p := UTSParams{Tree: Geometric, Shape: Fixed, Depth: 1, B0: 2e9, Seed: 19}
+	want := UTSResult{Nodes: 1 + utsMaxChildren, Leaves: utsMaxChildren, MaxDepth: 1}
+	if got := UTSSerial(p); got != want {
+		t.Errorf("UTSSerial(%+v) = %+v, want %+v", p, got, want)
+	}
+}
