@@ -202,8 +202,8 @@ func TestUTSForksWithoutAllocating(t *testing.T) {
 	}
 }
 
-// A geometric node draws from a distribution with mean B0; a huge B0 must
-// hit the reference cap of 100 children, not overflow the conversion to int.
+// A geometric node draws from a distribution with mean B0; with a huge B0
+// the draw (~10⁹ here) must be cut to the reference cap of 100 children.
 func TestUTSGeometricChildrenCapped(t *testing.T) {
 	p := UTSParams{Tree: Geometric, Shape: Fixed, Depth: 1, B0: 2e9, Seed: 19}
 	want := UTSResult{Nodes: 1 + utsMaxChildren, Leaves: utsMaxChildren, MaxDepth: 1}
