@@ -1,6 +1,7 @@
 package wsdeque
 
 import (
+	"runtime"
 	"sync"
 	"testing"
 )
@@ -82,7 +83,9 @@ func BenchmarkPushPopDeep(b *testing.B) {
 
 // feedAndSteal has the benchmark goroutine, as owner, push b.N values and
 // then one -1 per thief, while thieves run take until they see -1. The
-// result is ns per value stolen (or moved).
+// result is ns per value stolen (or moved). Whoever has nothing to do yields,
+// so that on a machine with few cores a spinning owner or thief does not
+// hold a core the other side needs (that measures the scheduler, not us).
 func feedAndSteal(b *testing.B, thieves int, take func(d *Deque[int], mine *Deque[int]) bool) {
 	b.ReportAllocs()
 	d := New[int](0)
@@ -99,6 +102,7 @@ func feedAndSteal(b *testing.B, thieves int, take func(d *Deque[int], mine *Dequ
 		// Keep the deque short, as a busy worker's is, so thieves work
 		// near the owner and the ring stays small.
 		for d.Len() > 256 {
+			runtime.Gosched() // let a thief that lost its core run
 		}
 		d.Push(i)
 	}
@@ -115,7 +119,11 @@ func BenchmarkSteal(b *testing.B) {
 		b.Run("thieves="+string(rune('0'+thieves)), func(b *testing.B) {
 			feedAndSteal(b, thieves, func(d, _ *Deque[int]) bool {
 				v, ok := d.Steal()
-				return !ok || v >= 0
+				if !ok {
+					runtime.Gosched() // let the owner that lost its core run
+					return true
+				}
+				return v >= 0
 			})
 		})
 	}
@@ -125,7 +133,10 @@ func BenchmarkSteal(b *testing.B) {
 // thief's Pops of what it moved: ns/op is per value moved.
 func BenchmarkStealHalf(b *testing.B) {
 	feedAndSteal(b, 1, func(d, mine *Deque[int]) bool {
-		d.StealHalf(mine)
+		if d.StealHalf(mine) == 0 {
+			runtime.Gosched()
+			return true
+		}
 		for {
 			v, ok := mine.Pop()
 			if !ok {
