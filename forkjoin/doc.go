@@ -22,7 +22,9 @@
 // A panic in any task is re-raised in the task that joins it, and from Invoke
 // in the calling goroutine, as a *PanicError holding the original value and
 // the stack where it happened, once every task forked beside it has finished.
-// The pool stays usable.
+// The pool stays usable. A task must not call runtime.Goexit (nor
+// testing.T.FailNow, which calls it): that ends the worker's goroutine and the
+// task's joiner waits for ever.
 //
 // # Scheduling
 //

@@ -23,6 +23,9 @@ type Pool struct {
 	shutdown atomic.Bool    // set once no invocation can run: workers exit
 	wg       sync.WaitGroup // worker goroutines
 	close    sync.Once
+	// isDefault marks the pool Default returns, which Close leaves alone.
+	// It is set before the pool is published and never changes.
+	isDefault bool
 }
 
 // New starts a pool. With no options it has runtime.GOMAXPROCS(0) workers,
@@ -63,7 +66,11 @@ var defaultPool struct {
 // Default returns a process-wide pool with runtime.GOMAXPROCS(0) workers, made
 // on first use. It lives as long as the process: Close on it does nothing.
 func Default() *Pool {
-	defaultPool.once.Do(func() { defaultPool.p = New() })
+	defaultPool.once.Do(func() {
+		p := New()
+		p.isDefault = true
+		defaultPool.p = p
+	})
 	return defaultPool.p
 }
 
@@ -78,7 +85,7 @@ func (p *Pool) Mode() Mode { return p.mode }
 // once the pool is closed. Invoke after Close panics with ErrClosed. Close must
 // not be called from a task of the same pool (it would wait for itself).
 func (p *Pool) Close() {
-	if p == defaultPool.p {
+	if p.isDefault {
 		return
 	}
 	p.close.Do(func() {
