@@ -19,7 +19,8 @@
 //   - MatMul(w, c, a, b): c = a·b for gonum matrices, by recursive
 //     cache-oblivious blocking: the larger dimension of c is halved in
 //     parallel, the inner dimension serially (the halves write the same
-//     block of c), down to leaves that gonum's serial kernel multiplies.
+//     block of c), down to cache-sized leaves multiplied serially with
+//     gonum's SIMD dot products against a packed copy of bᵀ.
 //     Transpose(w, dst, src) transposes the same way.
 //   - NQueens(w, n): the number of ways to place n non-attacking queens on an
 //     n×n board, by bit-mask backtracking, parallel over the first rows;
