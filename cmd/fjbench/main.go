@@ -58,8 +58,8 @@ var scenarios = []scenario{
 	{"fib", "doubly recursive Fibonacci, fib(-n, default 35) with a serial -cutoff (default 12)", runFib},
 	{"sort", "sorting -n (default 10^6) random int64s: fjkit merge sort and quicksort, slices.Sort, a goroutine merge sort", runSort},
 	{"matmul", "-n×-n (default 512) matrix product: fjkit MatMul, gonum's Mul, row-block pools", runMatMul},
-	{"uts", "Unbalanced Tree Search on T1 cut at depth -n (default 8)", runUTS},
-	{"nqueens", "counting -n-queens solutions (default 12), baselines forking the first -cutoff rows (default 3)", runNQueens},
+	{"uts", "Unbalanced Tree Search on T1 cut at depth -n (default 9)", runUTS},
+	{"nqueens", "counting -n-queens solutions (default 13), baselines forking the first -cutoff rows (default 3)", runNQueens},
 }
 
 func findScenario(name string) (scenario, bool) {

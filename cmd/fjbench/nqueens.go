@@ -48,7 +48,7 @@ func queensSerial(all uint64, row, n int, cols, d1, d2 uint64) uint64 {
 func runNQueens(cfg *config, b *bench) (Section, error) {
 	n, depth := cfg.n, cfg.cutoff
 	if n == 0 {
-		n = 12
+		n = 13
 	}
 	if depth == 0 {
 		depth = 3

@@ -23,7 +23,7 @@ func utsChecksum(r algos.UTSResult) uint64 {
 func runUTS(cfg *config, b *bench) (Section, error) {
 	depth := cfg.n
 	if depth == 0 {
-		depth = 8
+		depth = 9
 	}
 	if depth > 13 {
 		return Section{}, errSize("uts", "-n", depth, "a tree depth of at most 13 (13 is 10^8 nodes)")
