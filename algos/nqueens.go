@@ -8,7 +8,7 @@ import (
 )
 
 // nqForkRows is how many rows from the top are searched in parallel. Three
-// rows give up to n(n-1)(n-2) tasks (over 1,700 for n = 14), enough to keep
+// rows give 364 serial searches for n = 10, 756 for 12, 1,364 for 14, enough to keep
 // many workers busy, while every task below them is a serial search big
 // enough (for n >= 10) to dwarf the cost of forking it.
 const nqForkRows = 3
