@@ -8,9 +8,9 @@ import (
 )
 
 // nqForkRows is how many rows from the top are searched in parallel. Three
-// rows give 364 serial searches for n = 10, 756 for 12, 1,364 for 14, enough to keep
-// many workers busy, while every task below them is a serial search big
-// enough (for n >= 10) to dwarf the cost of forking it.
+// rows leave 364 serial searches for n = 10, 756 for 12 and 1,364 for 14:
+// enough to keep many workers busy, each big enough (for n >= 10) to dwarf
+// the cost of forking it.
 const nqForkRows = 3
 
 // nqBoard is a partial placement: one queen in each row above row, with the
