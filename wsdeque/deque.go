@@ -33,6 +33,12 @@ type Deque[T any] struct {
 	// The owner's private view, so that a Push in steady state reads no
 	// line that thieves write:
 	//
+	// next is the index the next Push writes. It equals bottom, except
+	// after a Pop that found the deque empty or raced thieves for the last
+	// value: then top = next = bottom+1, which every reader already takes
+	// for empty, and the owner saves the fenced store that would restore
+	// bottom.
+	next int64
 	// topSeen is a value of top the owner loaded; top is at least that now,
 	// so b-topSeen bounds the length from above.
 	topSeen int64
@@ -40,7 +46,7 @@ type Deque[T any] struct {
 	// It is top when the ring is made, and moves up to top whenever the
 	// owner sees no thief in flight (see makeRoom).
 	safe int64
-	_    [32]byte
+	_    [24]byte
 
 	// inflight counts thieves between their load of ring and the end of
 	// their read of a slot. A nonzero count tells the owner that a slot it
@@ -80,7 +86,7 @@ func newRing[T any](size int) *ring[T] {
 
 // Push adds v at the bottom. Owner only.
 func (d *Deque[T]) Push(v T) {
-	b := d.bottom.Load()
+	b := d.next
 	r := d.ring.Load()
 	if r == nil || b-d.topSeen >= int64(len(r.buf)) || b-int64(len(r.buf)) >= d.safe {
 		r = d.makeRoom(r, b)
@@ -89,6 +95,7 @@ func (d *Deque[T]) Push(v T) {
 	// The store publishes the slot write: a thief that loads bottom > b
 	// also sees v.
 	d.bottom.Store(b + 1)
+	d.next = b + 1
 }
 
 // makeRoom returns a ring in which the owner may write index b: one with a
@@ -146,7 +153,7 @@ func (d *Deque[T]) replace(old *ring[T], t, b int64, size int) *ring[T] {
 // Pop removes and returns the value at the bottom (the newest). Owner only.
 func (d *Deque[T]) Pop() (T, bool) {
 	var zero T
-	b := d.bottom.Load()
+	b := d.next
 	if b <= d.topSeen {
 		// Empty, and it stays empty until we push: top only grows.
 		return zero, false
@@ -160,8 +167,10 @@ func (d *Deque[T]) Pop() (T, bool) {
 	t := d.top.Load()
 	d.topSeen = t
 	if t > b {
-		// Thieves emptied the deque between our two loads of top.
-		d.bottom.Store(b + 1)
+		// Thieves emptied the deque between our two loads of top: top is
+		// b+1 now (a thief can only have taken index b). Leave bottom at b:
+		// readers see empty either way.
+		d.next = b + 1
 		return zero, false
 	}
 	v := r.buf[b&r.mask]
@@ -171,12 +180,13 @@ func (d *Deque[T]) Pop() (T, bool) {
 		// Nobody else reads this slot now (docs/deque.md, "Clearing"), so
 		// clear it: the ring must not keep the value alive.
 		r.buf[b&r.mask] = zero
+		d.next = b
 		return v, true
 	}
 	// The last value: race the thieves for it on top, the same way they
-	// race each other.
+	// race each other. Whoever wins, top is b+1 afterwards; bottom stays b.
 	won := d.top.CompareAndSwap(t, t+1)
-	d.bottom.Store(b + 1)
+	d.next = b + 1
 	if !won {
 		return zero, false
 	}
