@@ -705,3 +705,44 @@ func TestSortsPanicOnMisuse(t *testing.T) {
 		}
 	}
 }
+
+// FuzzSorts sorts the fuzzer's bytes, as signed values so that duplicates
+// abound, with every sort and compares with slices.Sort; MergeSortFunc must
+// also keep equal values in input order.
+func FuzzSorts(f *testing.F) {
+	f.Add([]byte{})
+	f.Add([]byte{3, 1, 2})
+	f.Add([]byte(strings.Repeat("pattern-defeating quicksort ", 40)))
+	f.Add(func() []byte {
+		b := make([]byte, 3*pdqBlock+7)
+		for i := range b {
+			b[i] = byte(len(b) - i)
+		}
+		return b
+	}())
+	f.Fuzz(func(t *testing.T, data []byte) {
+		in := make([]int, len(data))
+		for i, b := range data {
+			in[i] = int(int8(b))
+		}
+		want := slices.Clone(in)
+		slices.Sort(want)
+		for _, srt := range intSorts {
+			got := slices.Clone(in)
+			forkjoin.Run(forkjoin.Default(), func(w *forkjoin.Worker) { srt.sort(w, got) })
+			if diff := diffSlices(want, got); diff != "" {
+				t.Fatalf("%s(%v) (-want +got):\n%s", srt.name, in, truncate(diff))
+			}
+		}
+		recs := make([]record, len(in))
+		for i, v := range in {
+			recs[i] = record{Key: v, Index: i}
+		}
+		wantRecs := slices.Clone(recs)
+		slices.SortStableFunc(wantRecs, compareRecordKeys)
+		forkjoin.Run(forkjoin.Default(), func(w *forkjoin.Worker) { MergeSortFunc(w, recs, compareRecordKeys) })
+		if diff := diffSlices(wantRecs, recs); diff != "" {
+			t.Fatalf("MergeSortFunc is not stable (-want +got):\n%s", truncate(diff))
+		}
+	})
+}
