@@ -143,42 +143,59 @@ func seedTask(seed uint64, weight int) uint64 {
 	return state
 }
 
+type seedArg struct {
+	i      int
+	weight int
+	out    []uint64
+}
+
+var seedFunc = NewFunc(func(_ *Worker, a seedArg) struct{} {
+	a.out[a.i] = seedTask(uint64(a.i), a.weight)
+	return struct{}{}
+})
+
 // BenchmarkSeedFlat is the seeds' flat workload: one task spawns every task
 // in a Scope and waits. Work stealing against the shared queue, same run.
 func BenchmarkSeedFlat(b *testing.B) {
 	const tasks = 1 << 21 // about 2·10⁶
-	for _, weight := range []int{4, 400} {
-		for _, mode := range []Mode{WorkStealing, SharedQueue} {
-			for _, workers := range []int{1, 2} {
-				name := "weight=" + itoa(weight) + "/" + mode.String() + "/workers=" + itoa(workers)
-				b.Run(name, func(b *testing.B) {
-					p := New(Workers(workers), WithMode(mode))
-					defer p.Close()
-					out := make([]uint64, tasks)
-					run := func() {
-						Run(p, func(w *Worker) {
-							Scope(w, func(s *S) {
-								for i := range tasks {
-									s.Go(func(*Worker) { out[i] = seedTask(uint64(i), weight) })
-								}
+	for _, weight := range []int{4, 20, 400} {
+		for _, spawn := range []string{"closure", "func"} {
+			for _, mode := range []Mode{WorkStealing, SharedQueue} {
+				for _, workers := range []int{1, 2} {
+					name := "weight=" + itoa(weight) + "/" + spawn + "/" + mode.String() + "/workers=" + itoa(workers)
+					b.Run(name, func(b *testing.B) {
+						p := New(Workers(workers), WithMode(mode))
+						defer p.Close()
+						out := make([]uint64, tasks)
+						run := func() {
+							Run(p, func(w *Worker) {
+								Scope(w, func(s *S) {
+									for i := range tasks {
+										if spawn == "func" {
+											seedFunc.Go(s, seedArg{i, weight, out})
+										} else {
+											s.Go(func(*Worker) { out[i] = seedTask(uint64(i), weight) })
+										}
+									}
+								})
 							})
-						})
-					}
-					run()
-					p.ResetStats()
-					b.ReportAllocs()
-					b.ResetTimer()
-					for range b.N {
+						}
 						run()
-					}
-					b.StopTimer()
-					st := p.Stats()
-					b.ReportMetric(float64(tasks)*float64(b.N)/b.Elapsed().Seconds(), "tasks/s")
-					b.ReportMetric(float64(st.Steals)/float64(b.N), "steals/op")
-					b.ReportMetric(float64(st.LockWaits)/float64(b.N), "lockwaits/op")
-					b.ReportMetric(float64(st.Stolen)/float64(b.N), "stolen/op")
-					b.ReportMetric(float64(st.Parks)/float64(b.N), "parks/op")
-				})
+						p.ResetStats()
+						b.ReportAllocs()
+						b.ResetTimer()
+						for range b.N {
+							run()
+						}
+						b.StopTimer()
+						st := p.Stats()
+						b.ReportMetric(float64(tasks)*float64(b.N)/b.Elapsed().Seconds(), "tasks/s")
+						b.ReportMetric(float64(st.Steals)/float64(b.N), "steals/op")
+						b.ReportMetric(float64(st.LockWaits)/float64(b.N), "lockwaits/op")
+						b.ReportMetric(float64(st.Stolen)/float64(b.N), "stolen/op")
+						b.ReportMetric(float64(st.Parks)/float64(b.N), "parks/op")
+					})
+				}
 			}
 		}
 	}

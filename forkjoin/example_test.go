@@ -248,6 +248,35 @@ func ExampleFunc_Fork() {
 	// 6765
 }
 
+// squareInto is a task body for Func.Go: it writes its result through its
+// argument, since Go discards results.
+var squareInto = forkjoin.NewFunc(func(_ *forkjoin.Worker, a struct {
+	i   int
+	out []int
+}) struct{} {
+	a.out[a.i] = a.i * a.i
+	return struct{}{}
+})
+
+func ExampleFunc_Go() {
+	p := forkjoin.New(forkjoin.Workers(2))
+	defer p.Close()
+	out := make([]int, 100_000)
+	forkjoin.Run(p, func(w *forkjoin.Worker) {
+		forkjoin.Scope(w, func(s *forkjoin.S) {
+			for i := range out {
+				// Like s.Go, but no closure and no record is allocated.
+				squareInto.Go(s, struct {
+					i   int
+					out []int
+				}{i, out})
+			}
+		})
+	})
+	fmt.Println(out[3], out[99_999])
+	// Output: 9 9999800001
+}
+
 func ExamplePool_Stats() {
 	p := forkjoin.New(forkjoin.Workers(4))
 	defer p.Close()

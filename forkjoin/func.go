@@ -45,6 +45,18 @@ type funcJob[A, R any] struct {
 }
 
 func (j *funcJob[A, R]) execute(w *Worker) {
+	if s := j.scope; s != nil {
+		// Spawned by Func.Go: nobody joins it; the record stays with w.
+		_, pe := callFunc(w, j.f.fn, j.arg)
+		if pe != nil {
+			s.panic.CompareAndSwap(nil, pe)
+		}
+		j.scope = nil
+		j.f.put(w, j)
+		w.flushStats()
+		w.finishScopeTask(s)
+		return
+	}
 	j.markThief(w)
 	j.res, j.panic = callFunc(w, j.f.fn, j.arg)
 	w.flushStats()
@@ -105,6 +117,28 @@ func (f *Func[A, R]) Fork(w *Worker, a A) Forked[A, R] {
 	j.arg = a
 	w.fork(&j.job)
 	return Forked[A, R]{j: j, gen: j.gen}
+}
+
+// Go spawns f(a) in scope s, like s.Go, but allocation-free: the record
+// carries a, and the worker that runs it keeps the record for reuse. The
+// result is discarded. Call it from the task that opened the scope.
+func (f *Func[A, R]) Go(s *S, a A) {
+	w := s.w
+	if w.Canceled() {
+		return
+	}
+	if s.full() {
+		if _, pe := callFunc(w, f.fn, a); pe != nil {
+			s.panic.CompareAndSwap(nil, pe)
+		}
+		w.nTasks++
+		return
+	}
+	j := f.get(w)
+	j.arg = a
+	j.scope = s
+	s.pending.Add(1)
+	w.fork(&j.job)
 }
 
 // Forked is a pending Func.Fork. It is a small value: copy it freely, but
@@ -202,7 +236,9 @@ func (f *Func[A, R]) get(w *Worker) *funcJob[A, R] {
 	if j := w.cacheGet(unsafe.Pointer(f)); j != nil {
 		// The key guarantees the record is a *funcJob[A, R], whose
 		// header is its first field.
-		return (*funcJob[A, R])(unsafe.Pointer(j))
+		fj := (*funcJob[A, R])(unsafe.Pointer(j))
+		fj.owner = w // Func.Go's records may come from another worker
+		return fj
 	}
 	j := &funcJob[A, R]{f: f}
 	j.run = j

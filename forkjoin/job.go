@@ -24,6 +24,7 @@ type job struct {
 	// 0 while nobody did. A joiner waiting for the job steals from there
 	// first: the thief's deque holds the job's own children.
 	thief atomic.Int32
+	scope *S          // the scope a spawned task belongs to; nil for joined jobs
 	panic *PanicError // set by execute when the body panicked
 	next  *job        // free-list link
 	gen   uint32      // bumped on every reuse, to catch a double Join

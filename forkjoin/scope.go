@@ -52,11 +52,7 @@ func (s *S) GoFrom(w *Worker, fn func(w *Worker)) {
 	if w.Canceled() {
 		return
 	}
-	if s.pending.Load() >= s.limit {
-		// Enough of this scope's tasks are already waiting for idle workers:
-		// run this one here instead of queueing it. This bounds the memory a
-		// loop that spawns millions of tasks holds, and lets the spawning
-		// worker's records be reused, at no cost in parallelism.
+	if s.full() {
 		if pe := callVoid(w, fn); pe != nil {
 			s.panic.CompareAndSwap(nil, pe)
 		}
@@ -64,10 +60,20 @@ func (s *S) GoFrom(w *Worker, fn func(w *Worker)) {
 		return
 	}
 	j := w.scopeJob()
-	j.fn, j.s = fn, s
+	j.fn, j.scope = fn, s
 	s.pending.Add(1)
 	w.fork(&j.job)
 }
+
+// full reports whether enough of the scope's tasks are already waiting for
+// idle workers that the next one should run at once, in the spawning task,
+// instead of being queued. In work-stealing mode this bounds the memory a
+// loop that spawns millions of tasks holds, much as Cilk's work-first spawns
+// keep a bounded number of frames waiting, and lets the spawning worker's
+// records be reused, at no cost in parallelism: thousands of tasks are
+// already there for idle workers. Shared-queue mode queues every task, as the
+// design it stands for does.
+func (s *S) full() bool { return !s.w.shared && s.pending.Load() >= s.limit }
 
 func (s *S) done() bool { return s.pending.Load() == 0 }
 
@@ -76,13 +82,36 @@ func (s *S) arm() bool {
 	return s.pending.Load() != 0
 }
 
-// finish records that one task ended and wakes the owner if it was the last
+// finish records that n tasks ended and wakes the owner if they were the last
 // and the owner may be parked. Sequential consistency pairs the owner's store
 // to sleepy before its load of pending with our decrement before our load of
 // sleepy: one of us sees the other.
-func (s *S) finish() {
-	if s.pending.Add(-1) == 0 && s.sleepy.Load() {
+func (s *S) finish(n int64) {
+	if s.pending.Add(-n) == 0 && s.sleepy.Load() {
 		s.w.signal()
+	}
+}
+
+// finishScopeTask records that w finished one of s's tasks. Workers batch
+// these counts, so that a worker running many small tasks of one scope does
+// not bounce the scope's counter between cores once per task. The batch is
+// flushed before w runs anything else, looks for work, waits or parks; the
+// scope's owner therefore never waits on a count that a busy worker holds
+// for longer than one task of the same scope.
+func (w *Worker) finishScopeTask(s *S) {
+	if w.doneScope != s {
+		w.flushScope()
+		w.doneScope = s
+	}
+	w.doneCount++
+}
+
+// flushScope publishes w's batched scope counts.
+func (w *Worker) flushScope() {
+	if s := w.doneScope; s != nil {
+		n := w.doneCount
+		w.doneScope, w.doneCount = nil, 0
+		s.finish(n)
 	}
 }
 
@@ -91,13 +120,12 @@ func (s *S) finish() {
 type scopeJob struct {
 	job
 	fn       func(*Worker)
-	s        *S
 	nextFree *scopeJob
 }
 
 func (j *scopeJob) execute(w *Worker) {
-	fn, s := j.fn, j.s
-	j.fn, j.s = nil, nil
+	fn, s := j.fn, j.scope
+	j.fn, j.scope = nil, nil
 	if !w.Canceled() {
 		if pe := callVoid(w, fn); pe != nil {
 			s.panic.CompareAndSwap(nil, pe)
@@ -105,7 +133,7 @@ func (j *scopeJob) execute(w *Worker) {
 	}
 	w.freeScopeJob(j)
 	w.flushStats()
-	s.finish()
+	w.finishScopeTask(s)
 }
 
 const maxFreeScopeJobs = 1024

@@ -82,6 +82,7 @@ func (s *sleep) stopSearching(found bool) {
 // park returns the caller looks for work or checks its condition again:
 // wake-ups can be spurious.
 func (w *Worker) park(pr probe) {
+	w.flushScope() // nobody may wait on counts we hold while we sleep
 	p := w.pool
 	s := &p.sleep
 	if pr != nil && !pr.arm() {

@@ -28,9 +28,13 @@ type Worker struct {
 	wake     chan struct{} // parking semaphore, capacity 1
 	isParked bool          // in pool.sleep.parked; guarded by pool.sleep.mu
 
-	funcs  [funcCacheSize]funcCacheEntry // free records of Funcs, see func.go
-	scopes *scopeJob                     // free scope-job records
-	nScope int
+	funcs [funcCacheSize]funcCacheEntry // free records of Funcs, see func.go
+	// Finished tasks of one scope not yet subtracted from its count; see
+	// finishScopeTask.
+	doneScope *S
+	doneCount int64
+	scopes    *scopeJob // free scope-job records
+	nScope    int
 
 	stats workerStats
 }
@@ -67,6 +71,7 @@ func (w *Worker) loop() {
 			w.execute(j)
 			continue
 		}
+		w.flushScope()
 		p.sleep.startSearching()
 		var j *job
 		for i := 0; i < searchRounds && j == nil; i++ {
@@ -153,6 +158,9 @@ func (w *Worker) stealFrom(v *Worker) *job {
 
 // execute runs a job that did not come back to its joiner inline.
 func (w *Worker) execute(j *job) {
+	if j.scope != w.doneScope {
+		w.flushScope()
+	}
 	saved := w.root
 	w.root = j.root
 	j.run.execute(w)
@@ -198,7 +206,7 @@ func (w *Worker) takeBack(j *job) bool {
 // then from anyone, and parks on pr when there is nothing to take.
 func (w *Worker) waitFor(pr probe, hint *job) {
 	idle := 0
-	for !pr.done() {
+	for w.flushScope(); !pr.done(); w.flushScope() {
 		if x := w.findHelp(hint); x != nil {
 			w.execute(x)
 			idle = 0

@@ -1,0 +1,84 @@
+package forkjoin_test
+
+import (
+	"errors"
+	"sync/atomic"
+	"testing"
+
+	"github.com/fjkit/fjkit/forkjoin"
+)
+
+type countArg struct {
+	i    int
+	hits []atomic.Int32
+}
+
+var countTask = forkjoin.NewFunc(func(_ *forkjoin.Worker, a countArg) struct{} {
+	a.hits[a.i].Add(1)
+	return struct{}{}
+})
+
+// Func.Go runs every spawned call exactly once, in every configuration, also
+// past the point where a work-stealing scope starts running spawns inline.
+func TestFuncGoExactlyOnce(t *testing.T) {
+	n := 200_000
+	if raceEnabled {
+		n = 30_000
+	}
+	for _, c := range configs() {
+		t.Run(c.String(), func(t *testing.T) {
+			p := c.new()
+			defer p.Close()
+			hits := make([]atomic.Int32, n)
+			p.ResetStats()
+			forkjoin.Run(p, func(w *forkjoin.Worker) {
+				forkjoin.Scope(w, func(s *forkjoin.S) {
+					for i := range n {
+						countTask.Go(s, countArg{i, hits})
+					}
+				})
+			})
+			for i := range hits {
+				if h := hits[i].Load(); h != 1 {
+					t.Fatalf("task %d ran %d times; want 1", i, h)
+				}
+			}
+			// Every spawn is a task, whether queued or run inline; plus the root.
+			if got := p.Stats().Tasks; got != uint64(n)+1 {
+				t.Errorf("Stats().Tasks = %d; want %d", got, n+1)
+			}
+		})
+	}
+}
+
+var failAt = forkjoin.NewFunc(func(_ *forkjoin.Worker, i int) struct{} {
+	if i == 777 {
+		panic(errors.New("task 777 failed"))
+	}
+	return struct{}{}
+})
+
+// A panic in a task spawned by Func.Go reaches the scope's caller.
+func TestFuncGoPanic(t *testing.T) {
+	for _, mode := range []forkjoin.Mode{forkjoin.WorkStealing, forkjoin.SharedQueue} {
+		p := forkjoin.New(forkjoin.Workers(2), forkjoin.WithMode(mode))
+		v := recovered(func() {
+			forkjoin.Run(p, func(w *forkjoin.Worker) {
+				forkjoin.Scope(w, func(s *forkjoin.S) {
+					for i := range 5000 {
+						failAt.Go(s, i)
+					}
+				})
+			})
+		})
+		var pe *forkjoin.PanicError
+		if err, ok := v.(error); !ok || !errors.As(err, &pe) || pe.Unwrap() == nil || pe.Unwrap().Error() != "task 777 failed" {
+			t.Fatalf("%v: recovered %v; want a *PanicError wrapping task 777's error", mode, v)
+		}
+		// Still usable.
+		if got := forkjoin.Invoke(p, func(w *forkjoin.Worker) int { return 7 }); got != 7 {
+			t.Fatalf("%v: pool unusable after a panic", mode)
+		}
+		p.Close()
+	}
+}
