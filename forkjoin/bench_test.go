@@ -1,6 +1,7 @@
 package forkjoin
 
 import (
+	"runtime"
 	"sync"
 	"testing"
 )
@@ -111,12 +112,17 @@ func BenchmarkFib30(b *testing.B) {
 			benchPool(b, workers, SharedQueue, func(w *Worker) int { return fibFunc.Call(w, benchFibN) })
 		})
 	}
-	b.Run("goroutines", func(b *testing.B) {
-		b.ReportAllocs()
-		for range b.N {
-			fibSink = fibGoroutines(benchFibN)
-		}
-	})
+	// What a Go programmer writes today, with the Go scheduler limited to
+	// the same number of threads as the pools above.
+	for _, procs := range []int{1, 2} {
+		b.Run("goroutines/procs="+itoa(procs), func(b *testing.B) {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+			b.ReportAllocs()
+			for range b.N {
+				fibSink = fibGoroutines(benchFibN)
+			}
+		})
+	}
 }
 
 func BenchmarkFib40Cutoff20(b *testing.B) {
