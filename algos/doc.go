@@ -21,7 +21,9 @@
 //     parallel, the inner dimension serially (the halves write the same
 //     block of c), down to cache-sized leaves multiplied serially with
 //     gonum's SIMD dot products against a packed copy of bᵀ.
-//     Transpose(w, dst, src) transposes the same way.
+//     Transpose(w, dst, src) transposes the same way, and Strassen(w, c, a, b)
+//     multiplies square matrices with Strassen's seven half-size products,
+//     forked in parallel, above order 256.
 //   - NQueens(w, n): the number of ways to place n non-attacking queens on an
 //     n×n board, by bit-mask backtracking, parallel over the first rows;
 //     NQueensSerial is the serial search.

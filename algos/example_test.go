@@ -54,6 +54,24 @@ func ExampleMatMul() {
 	// ⎣139  154⎦
 }
 
+func ExampleStrassen() {
+	// Orders up to 256 multiply as MatMul does; larger even orders take
+	// Strassen steps. The identity times a matrix is the matrix.
+	const n = 512
+	a := mat.NewDense(n, n, nil)
+	b := mat.NewDense(n, n, nil)
+	for i := range n {
+		a.Set(i, i, 1)
+		for j := range n {
+			b.Set(i, j, float64(i-j))
+		}
+	}
+	c := mat.NewDense(n, n, nil)
+	forkjoin.Run(forkjoin.Default(), func(w *forkjoin.Worker) { algos.Strassen(w, c, a, b) })
+	fmt.Println(mat.Equal(c, b), c.At(3, 1), c.At(1, 3))
+	// Output: true 2 -2
+}
+
 func ExampleTranspose() {
 	src := mat.NewDense(2, 3, []float64{
 		1, 2, 3,

@@ -10,8 +10,9 @@ import (
 	"github.com/fjkit/fjkit/forkjoin"
 )
 
-// BenchmarkMatMul1024 compares MatMul with gonum's (*mat.Dense).Mul, which
-// itself runs in parallel on GOMAXPROCS goroutines, on the same operands.
+// BenchmarkMatMul1024 compares MatMul and Strassen with gonum's
+// (*mat.Dense).Mul, which itself runs in parallel on GOMAXPROCS goroutines,
+// on the same operands.
 func BenchmarkMatMul1024(b *testing.B) {
 	const n = 1024
 	rng := rand.New(rand.NewPCG(1, 1))
@@ -33,6 +34,18 @@ func BenchmarkMatMul1024(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				forkjoin.Run(p, func(w *forkjoin.Worker) { MatMul(w, c, x, y) })
+			}
+			report(b)
+		})
+	}
+	// GFLOP/s counts 2n³ for Strassen too: the rate of an ordinary product
+	// that would take as long.
+	for _, workers := range benchWorkerCounts {
+		b.Run(fmt.Sprintf("strassen/workers=%d", workers), func(b *testing.B) {
+			p := benchPool(b, workers)
+			b.ReportAllocs()
+			for b.Loop() {
+				forkjoin.Run(p, func(w *forkjoin.Worker) { Strassen(w, c, x, y) })
 			}
 			report(b)
 		})
