@@ -194,7 +194,7 @@ func TestModelRandom(t *testing.T) {
 		for range steps {
 			c := byte(rng.IntN(256))
 			if bias > 0 && rng.IntN(8) < bias {
-				c = c&^7 | 0 // push
+				c &^= 7 // low bits 0: a push
 			}
 			r.do(c)
 		}
