@@ -58,8 +58,11 @@ func newClosureJob[T any](w *Worker, fn func(*Worker) T) *closureJob[T] {
 
 // free returns a joined record to w's free records.
 func (j *closureJob[T]) free(w *Worker) {
+	// The result may hold references: drop them. The closure is left in
+	// place until the record's next use overwrites it; clearing it would
+	// cost a write barrier on every join while the collector runs.
 	var r T
-	j.fn, j.res = nil, r
+	j.res = r
 	w.cachePut(typeKey[closureJob[T]](), &j.job)
 }
 
