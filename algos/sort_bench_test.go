@@ -17,6 +17,12 @@ import (
 // write with goroutines and a WaitGroup. Compare ns/op within one run:
 //
 //	go test -run '^$' -bench 'BenchmarkSort/' -count 5 ./algos/
+//
+// On the two-core machine this was written on (fastest of six runs, while
+// other jobs came and went), 10^7 elements took: slices.Sort 1037 ms,
+// goroutines 629 ms, MergeSort 817 ms on one worker and 413 ms on two,
+// QuickSort 560 ms and 290 ms. At two workers that is 2.5 and 3.6 times
+// slices.Sort, and 1.5 and 2.2 times the goroutine sort.
 func BenchmarkSort(b *testing.B) {
 	for _, n := range []int{1e6, 1e7} {
 		src := make([]int64, n)
