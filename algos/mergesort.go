@@ -2,6 +2,7 @@ package algos
 
 import (
 	"cmp"
+	"slices"
 
 	"github.com/fjkit/fjkit/forkjoin"
 )
@@ -33,9 +34,10 @@ const (
 // The sort is stable, which is observable only for floating-point zeros of
 // either sign and NaNs with different payloads.
 //
-// It allocates one scratch buffer of len(s) elements per call; the levels of
-// the recursion alternate between s and the buffer, so every element is
-// moved once per level. Each merge of two runs is itself split in two by
+// It allocates one scratch buffer of len(s) elements per call (none if s is
+// already sorted, which one pass recognises); the levels of the recursion
+// alternate between s and the buffer, so every element is moved once per
+// level. Each merge of two runs is itself split in two by
 // co-ranking (a binary search for the point that divides the output in
 // half), so no merge is serial above mergeSerialCutoff elements: the span is
 // O(log³ n) plus the serial cutoffs, and the work O(n log n).
@@ -49,6 +51,11 @@ func MergeSort[T cmp.Ordered](w *forkjoin.Worker, s []T) {
 	}
 	if len(s) <= insertionSortRun {
 		insertionSortOrdered(s)
+		return
+	}
+	// A scan that stops at the first descent costs nothing on unordered
+	// input and spares sorted input the buffer and the copying levels.
+	if slices.IsSorted(s) {
 		return
 	}
 	buf := make([]T, len(s))
@@ -84,6 +91,9 @@ func MergeSortFunc[T any](w *forkjoin.Worker, s []T, cmp func(a, b T) int) {
 	}
 	if len(s) <= insertionSortRun {
 		insertionSortCmpFunc(s, cmp)
+		return
+	}
+	if slices.IsSortedFunc(s, cmp) {
 		return
 	}
 	buf := make([]T, len(s))

@@ -62,6 +62,40 @@ func BenchmarkSort(b *testing.B) {
 	}
 }
 
+// BenchmarkSortPatterns sorts 10^6 ints of the test patterns (sorted,
+// reversed, few distinct values, organ pipe, ...) on two workers, beside
+// slices.Sort, to show that the patterns a quicksort can stumble over cost
+// no more than random input, and the presorted ones much less.
+func BenchmarkSortPatterns(b *testing.B) {
+	const n = 1e6
+	p := forkjoin.New(forkjoin.Workers(2))
+	defer p.Close()
+	r := rand.New(rand.NewPCG(4, n))
+	for _, pat := range patterns {
+		src := pat.make(n, r)
+		s := make([]int, n)
+		for _, alg := range []struct {
+			name string
+			sort func(s []int)
+		}{
+			{"slices.Sort", slices.Sort[[]int]},
+			{"MergeSort", func(s []int) { forkjoin.Run(p, func(w *forkjoin.Worker) { MergeSort(w, s) }) }},
+			{"QuickSort", func(s []int) { forkjoin.Run(p, func(w *forkjoin.Worker) { QuickSort(w, s) }) }},
+		} {
+			b.Run(pat.name+"/"+alg.name, func(b *testing.B) {
+				b.ReportAllocs()
+				b.SetBytes(n * 8)
+				for b.Loop() {
+					b.StopTimer()
+					copy(s, src)
+					b.StartTimer()
+					alg.sort(s)
+				}
+			})
+		}
+	}
+}
+
 // BenchmarkSortFunc is BenchmarkSort for the comparison-function forms,
 // against slices.SortFunc and slices.SortStableFunc.
 func BenchmarkSortFunc(b *testing.B) {
