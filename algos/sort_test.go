@@ -363,6 +363,36 @@ func TestSortFloats(t *testing.T) {
 	})
 }
 
+// TestSortStrings runs the ordered sorts on another element type: strings,
+// whose comparison is not a single instruction and whose values are
+// pointers the garbage collector follows through the scratch buffer.
+func TestSortStrings(t *testing.T) {
+	r := rand.New(rand.NewPCG(17, 18))
+	in := make([]string, 2*quickSortSerialCutoff+5)
+	for i := range in {
+		in[i] = fmt.Sprintf("%x", r.Uint32()%5000)
+	}
+	want := slices.Clone(in)
+	slices.Sort(want)
+	forEachSortPool(t, func(t *testing.T, p *forkjoin.Pool) {
+		for _, srt := range []struct {
+			name string
+			sort func(w *forkjoin.Worker, s []string)
+		}{
+			{"MergeSort", MergeSort[string]},
+			{"QuickSort", QuickSort[string]},
+			{"MergeSortFunc", func(w *forkjoin.Worker, s []string) { MergeSortFunc(w, s, strings.Compare) }},
+			{"QuickSortFunc", func(w *forkjoin.Worker, s []string) { QuickSortFunc(w, s, strings.Compare) }},
+		} {
+			got := slices.Clone(in)
+			forkjoin.Run(p, func(w *forkjoin.Worker) { srt.sort(w, got) })
+			if diff := diffSlices(want, got); diff != "" {
+				t.Fatalf("%s(strings) (-want +got):\n%s", srt.name, truncate(diff))
+			}
+		}
+	})
+}
+
 // TestSortsRandomProperty sorts inputs of random length and shape and
 // checks the result is the sorted permutation of the input.
 func TestSortsRandomProperty(t *testing.T) {
