@@ -94,6 +94,28 @@ func TestPlotFiles(t *testing.T) {
 	if !bytes.Contains(data, []byte("seed weight=4: speed-up")) {
 		t.Errorf("%s lacks the chart title", svg)
 	}
+	if bytes.Contains(data, []byte("work stealing over shared queue")) {
+		t.Errorf("%s has a ratio chart, but only one group has both schedulers", svg)
+	}
+
+	// With a second group that has both schedulers, the ratio row appears.
+	rep := fixedReport()
+	more := rep.Sections[0].Results
+	for _, r := range more {
+		if r.param("weight") == "4" && (r.Scheduler == "ws" || r.Scheduler == "shared") {
+			r.Params = []Param{{"weight", "20"}}
+			rep.Sections[0].Results = append(rep.Sections[0].Results, r)
+		}
+	}
+	var buf bytes.Buffer
+	if err := writePlot(&buf, ".svg", rep); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"seed: work stealing over shared queue", "lock waits per 1000 tasks", "weight=20"} {
+		if !bytes.Contains(buf.Bytes(), []byte(want)) {
+			t.Errorf("the chart of two groups with both schedulers lacks %q", want)
+		}
+	}
 
 	pngPath := filepath.Join(dir, "out.png")
 	if err := writePlotFile(pngPath, fixedReport()); err != nil {

@@ -46,6 +46,9 @@ func writePlot(w io.Writer, ext string, rep *Report) error {
 				rows = append(rows, row)
 			}
 		}
+		if row := ratioPlots(rs); row != nil {
+			rows = append(rows, row)
+		}
 	}
 	if len(rows) == 0 {
 		return fmt.Errorf("nothing to plot: no scheduler was measured at more than one worker count")
@@ -146,6 +149,92 @@ func groupPlots(rs []Result, sp []speedup, g []int) []*plot.Plot {
 	return []*plot.Plot{speed, thru}
 }
 
+// ratioPlots compares the two fjkit schedulers across the groups of a
+// section (the seed's weights): ws throughput over shared throughput by
+// worker count, and how often the shared queue's lock was found held. It
+// draws nothing unless at least two groups have both schedulers at two or
+// more worker counts.
+func ratioPlots(rs []Result) []*plot.Plot {
+	type point struct {
+		w     int
+		ratio float64
+		waits float64
+	}
+	var names []string
+	var lines [][]point
+	for _, g := range groupsOf(rs) {
+		shared := map[int]*Result{}
+		for _, i := range g {
+			if rs[i].Scheduler == "shared" && rs[i].Workers > 0 {
+				shared[rs[i].Workers] = &rs[i]
+			}
+		}
+		var pts []point
+		for _, i := range g {
+			ws := &rs[i]
+			sh := shared[ws.Workers]
+			if ws.Scheduler != "ws" || sh == nil || sh.rate() == 0 {
+				continue
+			}
+			c, _ := medianCounters(sh.Counters)
+			pts = append(pts, point{ws.Workers, ws.rate() / sh.rate(), 1000 * float64(c.LockWaits) / sh.Work})
+		}
+		if len(pts) >= 2 {
+			slices.SortFunc(pts, func(a, b point) int { return a.w - b.w })
+			var params []string
+			for _, p := range rs[g[0]].Params {
+				params = append(params, p.Key+"="+p.Value)
+			}
+			names = append(names, strings.Join(params, " "))
+			lines = append(lines, pts)
+		}
+	}
+	if len(lines) < 2 {
+		return nil
+	}
+	ratio, waits := plot.New(), plot.New()
+	ratio.Title.Text = rs[0].Scenario + ": work stealing over shared queue"
+	ratio.Y.Label.Text = "ws tasks/s ÷ shared tasks/s"
+	waits.Title.Text = rs[0].Scenario + ": shared queue contention"
+	waits.Y.Label.Text = "lock waits per 1000 tasks"
+	var ticks plot.ConstantTicks
+	seen := map[int]bool{}
+	var ratioLines, waitLines []any
+	for i, pts := range lines {
+		var rxy, wxy plotter.XYs
+		for _, p := range pts {
+			rxy = append(rxy, plotter.XY{X: float64(p.w), Y: p.ratio})
+			wxy = append(wxy, plotter.XY{X: float64(p.w), Y: p.waits})
+			if !seen[p.w] {
+				seen[p.w] = true
+				ticks = append(ticks, plot.Tick{Value: float64(p.w), Label: strconv.Itoa(p.w)})
+			}
+		}
+		ratioLines = append(ratioLines, names[i], rxy)
+		waitLines = append(waitLines, names[i], wxy)
+	}
+	for _, p := range []*plot.Plot{ratio, waits} {
+		p.X.Label.Text = "workers"
+		p.X.Scale = plot.LogScale{}
+		p.X.Tick.Marker = ticks
+		p.Legend.Top = true
+		p.Legend.Left = true
+		p.Add(plotter.NewGrid())
+	}
+	if plotutil.AddLinePoints(ratio, ratioLines...) != nil || plotutil.AddLinePoints(waits, waitLines...) != nil {
+		return nil
+	}
+	// The line where both schedulers are equal.
+	if eq, err := plotter.NewLine(plotter.XYs{{X: ratio.X.Min, Y: 1}, {X: ratio.X.Max, Y: 1}}); err == nil {
+		eq.Dashes = []vg.Length{vg.Points(2), vg.Points(2)}
+		ratio.Add(eq)
+	}
+	ratio.Y.Min, waits.Y.Min = 0, 0
+	ratio.Y.Max *= 1.15
+	waits.Y.Max = max(waits.Y.Max*1.15, 1)
+	return []*plot.Plot{ratio, waits}
+}
+
 // siLogTicks marks a logarithmic axis at 1, 2 and 5 times the powers of ten
 // in range, labelled with SI prefixes as in the tables. (plot.LogTicks labels
 // only powers of ten, so a range inside one decade gets no labels at all.)
@@ -169,6 +258,9 @@ func (siLogTicks) Ticks(lo, hi float64) []plot.Tick {
 	if ticks := at(1, 2, 5); len(ticks) >= 3 {
 		return ticks
 	}
-	// A narrow range: every multiple of the power of ten.
-	return at(1, 2, 3, 4, 5, 6, 7, 8, 9)
+	// A narrow range: every multiple of the power of ten, else the ends.
+	if ticks := at(1, 2, 3, 4, 5, 6, 7, 8, 9); len(ticks) >= 2 {
+		return ticks
+	}
+	return []plot.Tick{{Value: lo, Label: fmtSI(lo)}, {Value: hi, Label: fmtSI(hi)}}
 }
