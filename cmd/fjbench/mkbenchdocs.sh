@@ -9,6 +9,10 @@ out=docs/bench
 mkdir -p "$out"
 bin=$(mktemp -d)/fjbench
 go build -o "$bin" ./cmd/fjbench
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+if [ -n "$(git status --porcelain -- forkjoin wsdeque algos cmd/fjbench 2>/dev/null)" ]; then
+	commit="$commit (with uncommitted changes)"
+fi
 for c in seed fib sort matmul uts nqueens; do
 	echo "fjbench $c ..." >&2
 	before=$(cut -d' ' -f1 /proc/loadavg)
@@ -16,6 +20,6 @@ for c in seed fib sort matmul uts nqueens; do
 	"$bin" "$c" -plot "$out/$c.svg" >"$out/$c.md"
 	end=$(date +%s)
 	after=$(cut -d' ' -f1 /proc/loadavg)
-	printf '\n`fjbench %s`: %d s wall; 1-minute load average %s before, %s after.\n' \
-		"$c" $((end - start)) "$before" "$after" >>"$out/$c.md"
+	printf '\n`fjbench %s` at commit %s: %d s wall; 1-minute load average %s before, %s after.\n' \
+		"$c" "$commit" $((end - start)) "$before" "$after" >>"$out/$c.md"
 done
