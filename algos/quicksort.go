@@ -3,6 +3,7 @@ package algos
 import (
 	"cmp"
 	"math/bits"
+	"slices"
 
 	"github.com/fjkit/fjkit/forkjoin"
 )
@@ -69,9 +70,10 @@ type pdqRange struct {
 // and the bookkeeping of each parallel partition), nothing per element.
 //
 // Pivots are the median of three, or Tukey's ninther above
-// pdqNintherThreshold elements. A partition that swapped nothing is followed
-// by a bounded insertion sort of both sides, so sorted and reversed runs take
-// linear time; a pivot equal to the element before its subrange (which
+// pdqNintherThreshold elements. A subrange found in descending order is
+// reversed, and a partition that swapped nothing is followed by a bounded
+// insertion sort of both sides, so sorted and reversed input take linear
+// time; a pivot equal to the element before its subrange (which
 // bounds the subrange from below) moves every element equal to it into place
 // at once, so inputs with few distinct values take close to linear time;
 // after about log2(n) badly unbalanced partitions a subrange is
@@ -452,6 +454,16 @@ func pdqOrdered[T cmp.Ordered](data []T, a, b, limit int) {
 // sorter q and its worker w it partitions long subranges in parallel.
 func pdqStepOrdered[T cmp.Ordered](data []T, a, b int, limit *int, q *quickSorterOrdered[T], w *forkjoin.Worker) (int, pdqOutcome) {
 	n := b - a
+	if nonIncreasingOrdered(data[a:b]) {
+		// Descending input, or a descending stretch of it such as the
+		// back of an organ pipe: reversing sorts it in linear time.
+		// The scan stops at the first ascent, at once on most input.
+		// A range whose ends are equal is all equal and stays put.
+		if cmp.Less(data[b-1], data[a]) {
+			slices.Reverse(data[a:b])
+		}
+		return a, pdqDone
+	}
 	choosePivotOrdered(data, a, b)
 	if a > 0 && !cmp.Less(data[a-1], data[a]) {
 		// The pivot equals the lower bound of the subrange, so it is
@@ -483,6 +495,26 @@ func pdqStepOrdered[T cmp.Ordered](data []T, a, b int, limit *int, q *quickSorte
 		return mid, pdqDone
 	}
 	return mid, pdqSplit
+}
+
+// nonIncreasingOrdered reports whether no element of s is less than the
+// one after it, so that reversing s sorts it.
+func nonIncreasingOrdered[T cmp.Ordered](s []T) bool {
+	for i := 1; i < len(s); i++ {
+		if cmp.Less(s[i-1], s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func nonIncreasingCmpFunc[T any](s []T, cmp func(a, b T) int) bool {
+	for i := 1; i < len(s); i++ {
+		if cmp(s[i-1], s[i]) < 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // choosePivotOrdered moves a pivot for data[a:b] to data[a]: the median of
@@ -681,6 +713,12 @@ func pdqCmpFunc[T any](data []T, a, b, limit int, cmp func(a, b T) int) {
 
 func pdqStepCmpFunc[T any](data []T, a, b int, limit *int, cmp func(a, b T) int, q *quickSorterCmpFunc[T], w *forkjoin.Worker) (int, pdqOutcome) {
 	n := b - a
+	if nonIncreasingCmpFunc(data[a:b], cmp) {
+		if cmp(data[b-1], data[a]) < 0 {
+			slices.Reverse(data[a:b])
+		}
+		return a, pdqDone
+	}
 	choosePivotCmpFunc(data, a, b, cmp)
 	if a > 0 && cmp(data[a-1], data[a]) >= 0 {
 		return partitionEqualCmpFunc(data, a, b, cmp), pdqEqual
