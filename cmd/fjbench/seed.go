@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -158,25 +159,47 @@ func sweepTable(rs []Result, weights, sweep []int) (Table, bool) {
 	return t, len(t.Rows) > 0
 }
 
-// Regime thresholds on the ws/shared throughput ratio at the most workers:
-// within 15% the schedulers are indistinguishable on a noisy machine (the
-// task's own work dominates); at 1.5× and beyond the scheduler dominates.
-const (
-	computeBoundRatio      = 1.15
-	coordinationBoundRatio = 1.5
-)
+// levelRatio bounds the ws/shared throughput ratios read as "level": on a
+// shared 2-core machine runs differ by several percent, so closer than 15%
+// is no verdict either way.
+const levelRatio = 1.15
 
-// regime names what limits the throughput at a given ws/shared ratio.
-func regime(ratio float64) string {
+// verdict says in words who was ahead at a ws/shared throughput ratio.
+func verdict(ratio float64) string {
 	switch {
-	case ratio >= coordinationBoundRatio:
-		return "coordination-bound: how often the workers must agree on the next task sets the pace, not what a task computes"
-	case ratio >= 1/computeBoundRatio && ratio <= computeBoundRatio:
-		return "compute-bound: the task's own work hides the scheduler, and the two designs are within 15% of each other"
-	case ratio < 1/computeBoundRatio:
-		return "the shared queue came out ahead here, which the seeds did not see; read it with the spread of the runs in mind"
+	case ratio >= levelRatio:
+		return "work stealing ahead"
+	case ratio <= 1/levelRatio:
+		return "the shared queue ahead, which the seeds did not see"
 	}
-	return "between the two regimes: coordination still shows, but the work already hides part of it"
+	return "level within 15%"
+}
+
+// overhead is what a scheduler adds to each task at one worker, where nothing
+// contends: its time per task less the task's own serial compute time. It is
+// the cost of handing one task out (spawn, queue, take, run, count).
+func overhead(one, serial *Result) float64 {
+	if one == nil || serial == nil || one.Work == 0 || serial.Work == 0 {
+		return math.NaN()
+	}
+	return max(0, summarize(one.Durations).Median/one.Work-summarize(serial.Durations).Median/serial.Work)
+}
+
+// regime names what bounds a weight: coordination when handing a task out
+// costs more than the task computes, compute when it costs less.
+func regime(compute, overShared, overWS float64) string {
+	sh, ws := overShared > compute, overWS > compute
+	switch {
+	case math.IsNaN(overShared) || math.IsNaN(overWS):
+		return "not classified (a one-worker run is missing)"
+	case sh && ws:
+		return "coordination-bound under both schedulers"
+	case !sh && !ws:
+		return "compute-bound under both schedulers"
+	case sh:
+		return "compute-bound under work stealing, coordination-bound under the shared queue"
+	}
+	return "compute-bound under the shared queue, coordination-bound under work stealing"
 }
 
 // seedSummary reads the seed tables in words. Every figure and every verdict
@@ -217,27 +240,38 @@ func seedSummary(rs []Result, weights, sweep []int) []string {
 		}
 	}
 
-	// The sweep: which regime is each weight in?
+	// The sweep: which regime is each weight in? Handing a task out (the
+	// one-worker overhead) against the task's compute decides the regime;
+	// the most workers decide who is ahead.
 	var parts []string
 	var ratios []float64
 	for _, weight := range weights {
-		hi := 0
+		lo, hi := 0, 0
 		for _, w := range sweep {
 			if m.get(weight, "shared", w) != nil && m.get(weight, "ws", w) != nil {
 				hi = max(hi, w)
+				if lo == 0 || w < lo {
+					lo = w
+				}
 			}
 		}
-		if hi == 0 {
+		serial := m.get(weight, "serial", 0)
+		if hi == 0 || serial == nil {
 			continue
 		}
 		sh, wh := m.get(weight, "shared", hi), m.get(weight, "ws", hi)
 		ratio := wh.rate() / sh.rate()
 		ratios = append(ratios, ratio)
-		part := fmt.Sprintf("- Weight %d", weight)
-		if s := m.get(weight, "serial", 0); s != nil && s.Work > 0 {
-			part += fmt.Sprintf(" (a task computes for about %s)", fmtDuration(summarize(s.Durations).Median/s.Work))
+		compute := summarize(serial.Durations).Median / serial.Work
+		part := fmt.Sprintf("- Weight %d: a task computes for about %s", weight, fmtDuration(compute))
+		var osh, ows = math.NaN(), math.NaN()
+		if lo == 1 {
+			osh, ows = overhead(m.get(weight, "shared", 1), serial), overhead(m.get(weight, "ws", 1), serial)
+			part += fmt.Sprintf("; with one worker, handing it out costs about %s on the shared queue and %s with work stealing",
+				fmtDuration(max(osh, 0.01)), fmtDuration(max(ows, 0.01)))
 		}
-		part += fmt.Sprintf(": at %d workers work stealing delivered %s the shared queue's throughput; %s.", hi, fmtRatio(ratio), regime(ratio))
+		part += fmt.Sprintf(": %s. With %d workers work stealing delivered %s the shared queue's throughput (%s).",
+			regime(compute, osh, ows), hi, fmtRatio(ratio), verdict(ratio))
 		parts = append(parts, part)
 	}
 	if len(parts) > 0 {
@@ -266,9 +300,9 @@ func seedSummary(rs []Result, weights, sweep []int) []string {
 // gain says in words what a throughput ratio (more workers over fewer) means.
 func gain(r float64) string {
 	switch {
-	case r < 1/computeBoundRatio:
+	case r < 1/levelRatio:
 		return ": more workers made it slower"
-	case r <= computeBoundRatio:
+	case r <= levelRatio:
 		return ": more workers did not help"
 	}
 	return ""
