@@ -46,6 +46,6 @@ func (l *latch) arm() bool {
 // read before the swap, not from the record after it.
 func (l *latch) set(owner *Worker) {
 	if l.state.Swap(latchSet) == latchSleepy {
-		owner.signal()
+		owner.wakeOwner()
 	}
 }

@@ -88,7 +88,7 @@ func (s *S) arm() bool {
 // sleepy: one of us sees the other.
 func (s *S) finish(n int64) {
 	if s.pending.Add(-n) == 0 && s.sleepy.Load() {
-		s.w.signal()
+		s.w.wakeOwner()
 	}
 }
 

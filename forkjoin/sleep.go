@@ -122,6 +122,15 @@ func (w *Worker) unpark() {
 	s.mu.Unlock()
 }
 
+// wakeOwner wakes w, parked (or about to park) on a latch or scope that has
+// just been set. It takes w off the parked list first, so that a producer's
+// wakeOne cannot spend its wake-up on a worker that is leaving anyway while a
+// worker idle in its loop sleeps on.
+func (w *Worker) wakeOwner() {
+	w.unpark()
+	w.signal()
+}
+
 // signal hands w a wake-up token. The channel holds one token, so wake-ups
 // that arrive while one is pending merge into it.
 func (w *Worker) signal() {

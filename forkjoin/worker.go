@@ -152,6 +152,11 @@ func (w *Worker) stealFrom(v *Worker) *job {
 	}
 	w.stats.steals.Add(1)
 	w.stats.stolen.Add(uint64(n))
+	if n > 1 {
+		// We keep n-1 of them in our deque: new work, as far as
+		// parked workers are concerned.
+		w.pool.sleep.notify()
+	}
 	j, _ := w.deque.Pop() // we just pushed n >= 1 and nobody pops our deque but us
 	return j
 }
@@ -190,6 +195,9 @@ func (w *Worker) takeBack(j *job) bool {
 		return w.pool.shared.popBack(j, &w.stats) != nil
 	}
 	for {
+		if j.latch.done() {
+			return false // already run, by us (out-of-order join) or a thief
+		}
 		x, ok := w.deque.Pop()
 		if !ok {
 			return false
@@ -198,6 +206,7 @@ func (w *Worker) takeBack(j *job) bool {
 			return true
 		}
 		w.execute(x)
+		w.flushScope()
 	}
 }
 
@@ -225,7 +234,10 @@ func (w *Worker) waitFor(pr probe, hint *job) {
 func (w *Worker) findHelp(hint *job) *job {
 	p := w.pool
 	if w.shared {
-		return p.shared.popBack(nil, &w.stats)
+		if j := p.shared.popBack(nil, &w.stats); j != nil {
+			return j
+		}
+		return p.injector.popFront(nil)
 	}
 	if j, ok := w.deque.Pop(); ok {
 		return j
@@ -237,7 +249,10 @@ func (w *Worker) findHelp(hint *job) *job {
 			}
 		}
 	}
-	return w.stealRound()
+	if j := w.stealRound(); j != nil {
+		return j
+	}
+	return p.injector.popFront(nil)
 }
 
 // random is xorshift64*: a few cycles, no shared state.

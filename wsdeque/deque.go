@@ -187,6 +187,7 @@ func (d *Deque[T]) Pop() (T, bool) {
 	// race each other. Whoever wins, top is b+1 afterwards; bottom stays b.
 	won := d.top.CompareAndSwap(t, t+1)
 	d.next = b + 1
+	d.topSeen = t + 1
 	if !won {
 		return zero, false
 	}
