@@ -278,9 +278,11 @@ func seedSummary(rs []Result, weights, sweep []int) []string {
 		out = append(out, "By weight:\n\n"+strings.Join(parts, "\n"))
 	}
 	if len(ratios) >= 2 {
-		falling := true
+		// Falling: clearly lower at the heaviest weight than at the lightest,
+		// and no step up larger than the noise that "level" allows.
+		falling := ratios[0] >= ratios[len(ratios)-1]*levelRatio
 		for i := 1; i < len(ratios); i++ {
-			falling = falling && ratios[i] <= ratios[i-1]
+			falling = falling && ratios[i] <= ratios[i-1]*levelRatio
 		}
 		if falling {
 			out = append(out, fmt.Sprintf("The advantage of work stealing falls from %s to %s as the tasks get heavier. "+
@@ -289,7 +291,7 @@ func seedSummary(rs []Result, weights, sweep []int) []string {
 				"coordination, not the lock's hold time — the seeds' conclusion, reproduced.",
 				fmtRatio(ratios[0]), fmtRatio(ratios[len(ratios)-1])))
 		} else {
-			out = append(out, "In this run the ws/shared ratio does not fall steadily as the weight grows, so the run does not "+
+			out = append(out, "In this run the ws/shared ratio does not fall clearly as the weight grows, so the run does not "+
 				"by itself show that the frequency of coordination, rather than the lock's hold time, is the shared "+
 				"design's cost; compare the spread columns, and rerun with more -runs on a quieter machine.")
 		}
