@@ -204,6 +204,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		b.progress = stderr
 	}
 	rep := Report{Env: currentEnv()}
+	rep.Env.UsableBefore = usableCores()
 	for _, s := range todo {
 		sec, err := s.run(&cfg, b)
 		if err == nil {
@@ -219,6 +220,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		rep.Sections = append(rep.Sections, sec)
 	}
+	rep.Env.UsableAfter = usableCores()
 	if err := writeReport(stdout, cfg.format, &rep); err != nil {
 		fmt.Fprintf(stderr, "fjbench: %v\n", err)
 		return 1

@@ -367,6 +367,9 @@ func writeJSON(w io.Writer, rep *Report) error {
 func writeBench(w io.Writer, rep *Report) error {
 	ew := &errWriter{w: w}
 	ew.printf("goos: %s\ngoarch: %s\npkg: github.com/fjkit/fjkit/cmd/fjbench\ncpu: %s\n", rep.Env.OS, rep.Env.Arch, rep.Env.CPU)
+	if rep.Env.UsableBefore > 0 {
+		ew.printf("usable-cores: %.2f before, %.2f after\n", rep.Env.UsableBefore, rep.Env.UsableAfter)
+	}
 	for _, r := range rep.results() {
 		name := benchName(&r)
 		for i, d := range r.Durations {

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 	"time"
 )
@@ -28,7 +29,8 @@ func fixedReport() *Report {
 			Work: 2e6, Unit: "tasks", Durations: ds, Checksum: 0xdeadbeefcafe, Counters: cs}
 	}
 	return &Report{
-		Env: Env{CPU: "Test CPU", Cores: 2, GOMAXPROCS: 2, Go: "go1.99", OS: "linux", Arch: "amd64"},
+		Env: Env{CPU: "Test CPU", Cores: 2, GOMAXPROCS: 2, Go: "go1.99", OS: "linux", Arch: "amd64",
+			UsableBefore: 1.9, UsableAfter: 1.25},
 		Sections: []Section{{
 			Name: "seed",
 			Results: []Result{
@@ -143,5 +145,12 @@ func TestMeasureCatchesUnstableChecksum(t *testing.T) {
 		work: func() uint64 { return 42 }, counters: func() Counters { return Counters{Steals: 1} }})
 	if err != nil || len(r.Durations) != 3 || len(r.Counters) != 3 || r.Checksum != 42 || r.Workers != 3 {
 		t.Fatalf("measure = %+v, %v; want 3 runs, 3 counters, checksum 42, 3 workers", r, err)
+	}
+}
+
+func TestUsableCores(t *testing.T) {
+	u := usableCores()
+	if max := float64(runtime.GOMAXPROCS(0)); u <= 0 || u > max {
+		t.Errorf("usableCores() = %v, want in (0, %v]", u, max)
 	}
 }
