@@ -5,7 +5,7 @@ import "sync/atomic"
 // pendingPerWorker bounds how many of a scope's tasks may wait at once, per
 // worker of the pool. Thieves take half of a deque at a time, so this is
 // enough to keep every worker fed with a few hundred steals per million tasks.
-const pendingPerWorker = 4096
+const pendingPerWorker = 16384
 
 // S is a scope: a set of spawned tasks that Scope waits for.
 type S struct {
