@@ -36,7 +36,10 @@
 //     its flags), and the published sample trees are reproduced exactly;
 //     UTSSerial is the serial depth-first search.
 //
-// Each parallel algorithm forks through a package-level forkjoin.Func, the
-// runtime's allocation-free path, and falls back to serial code below a
-// cutoff where a fork would cost more than the work it hands out.
+// Each parallel algorithm forks through a forkjoin.Func, the runtime's
+// allocation-free path, and falls back to serial code below a cutoff where a
+// fork would cost more than the work it hands out. The non-generic ones use a
+// package-level Func; the generic sorts make one Func per call (a
+// package-level variable cannot be generic), which costs one allocation per
+// sort, not per fork.
 package algos
