@@ -189,15 +189,33 @@ type funcCacheEntry struct {
 
 const maxFreeRecords = 256 // per worker and key: bounds memory after a burst
 
-func (w *Worker) cacheEntry(key unsafe.Pointer) *funcCacheEntry {
+// cacheEntry returns key's entry, looking in the two slots key may use (two
+// keys in use at once that hash alike then keep their records apart). With
+// claim set it takes a slot for key if it has none: an empty one, else the
+// second, dropping the records it held.
+func (w *Worker) cacheEntry(key unsafe.Pointer, claim bool) *funcCacheEntry {
 	k := uintptr(key)
-	return &w.funcs[(k>>4^k>>10)%funcCacheSize]
+	i := (k>>4 ^ k>>10) % funcCacheSize
+	e0, e1 := &w.funcs[i], &w.funcs[i^1]
+	switch {
+	case e0.key == key:
+		return e0
+	case e1.key == key:
+		return e1
+	case !claim:
+		return nil
+	case e0.key == nil:
+		e0.key = key
+		return e0
+	}
+	e1.key, e1.head, e1.n = key, nil, 0
+	return e1
 }
 
 // cacheGet returns a free record for key, or nil.
 func (w *Worker) cacheGet(key unsafe.Pointer) *job {
-	e := w.cacheEntry(key)
-	if e.key != key || e.head == nil {
+	e := w.cacheEntry(key, false)
+	if e == nil || e.head == nil {
 		return nil
 	}
 	j := e.head
@@ -213,10 +231,7 @@ func (w *Worker) cachePut(key unsafe.Pointer, j *job) {
 		j.reset()
 	}
 	j.gen++
-	e := w.cacheEntry(key)
-	if e.key != key {
-		e.key, e.head, e.n = key, nil, 0
-	}
+	e := w.cacheEntry(key, true)
 	if e.n >= maxFreeRecords {
 		return
 	}
