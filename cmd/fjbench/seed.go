@@ -34,6 +34,20 @@ type seedWork struct {
 
 func (s *seedWork) task(i int) { s.out[i] = seedTask(uint64(i), s.weight) }
 
+// seedSpawn is the seeds' task as a forkjoin.Func, so that fjkit's runs
+// spawn each task with Func.Go: the runtime's allocation-free path, the same
+// in both of its modes. With s.Go and a closure per task, the collector's
+// work would swamp the scheduling both modes are compared on.
+type seedSpawnArg struct {
+	sw *seedWork
+	i  int
+}
+
+var seedSpawn = forkjoin.NewFunc(func(_ *forkjoin.Worker, a seedSpawnArg) struct{} {
+	a.sw.task(a.i)
+	return struct{}{}
+})
+
 func (s *seedWork) sum() uint64 {
 	var c uint64
 	for _, v := range s.out {
@@ -89,7 +103,7 @@ func runSeed(cfg *config, b *bench) (Section, error) {
 		rs, err := measureOurs(b, br, cfg.modes, workers, "", sw.reset, func(w *forkjoin.Worker) uint64 {
 			forkjoin.Scope(w, func(s *forkjoin.S) {
 				for i := range n {
-					s.Go(func(*forkjoin.Worker) { sw.task(i) })
+					seedSpawn.Go(s, seedSpawnArg{sw, i})
 				}
 			})
 			return sw.sum()
