@@ -52,7 +52,14 @@ func (j *funcJob[A, R]) execute(w *Worker) {
 			s.panic.CompareAndSwap(nil, pe)
 		}
 		j.scope = nil
-		j.f.put(w, j)
+		if j.owner == w {
+			j.f.put(w, j)
+		} else {
+			// The spawning worker keeps spawning and needs records; we
+			// would only pile them up. Send it back (see giveBack).
+			j.f.clear(j)
+			w.giveBack(&j.job)
+		}
 		w.flushStats()
 		w.finishScopeTask(s)
 		return
@@ -255,15 +262,28 @@ func (f *Func[A, R]) get(w *Worker) *funcJob[A, R] {
 		fj.owner = w // Func.Go's records may come from another worker
 		return fj
 	}
+	if w.returned.Load() != nil && w.reclaim() {
+		if j := w.cacheGet(unsafe.Pointer(f)); j != nil {
+			fj := (*funcJob[A, R])(unsafe.Pointer(j))
+			fj.owner = w
+			return fj
+		}
+	}
 	j := &funcJob[A, R]{f: f}
 	j.run = j
 	j.owner = w
+	j.key = unsafe.Pointer(f)
 	return j
 }
 
 func (f *Func[A, R]) put(w *Worker, j *funcJob[A, R]) {
+	f.clear(j)
+	w.cachePut(unsafe.Pointer(f), &j.job)
+}
+
+// clear drops references the caller's data may hold.
+func (f *Func[A, R]) clear(j *funcJob[A, R]) {
 	var a A
 	var r R
-	j.arg, j.res = a, r // drop references the caller's data may hold
-	w.cachePut(unsafe.Pointer(f), &j.job)
+	j.arg, j.res = a, r
 }

@@ -1,6 +1,9 @@
 package forkjoin
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+	"unsafe"
+)
 
 // executor is implemented by every job record. execute runs the job's body on
 // w, records a panic instead of propagating it, and signals completion.
@@ -24,10 +27,11 @@ type job struct {
 	// 0 while nobody did. A joiner waiting for the job steals from there
 	// first: the thief's deque holds the job's own children.
 	thief atomic.Int32
-	scope *S          // the scope a spawned task belongs to; nil for joined jobs
-	panic *PanicError // set by execute when the body panicked
-	next  *job        // free-list link
-	gen   uint32      // bumped on every reuse, to catch a double Join
+	scope *S             // the scope a spawned task belongs to; nil for joined jobs
+	panic *PanicError    // set by execute when the body panicked
+	next  *job           // free-list link
+	key   unsafe.Pointer // the record cache key of the record's type (func.go)
+	gen   uint32         // bumped on every reuse, to catch a double Join
 }
 
 // reset makes a record that was completed by another worker ready for reuse.

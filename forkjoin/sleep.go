@@ -83,6 +83,7 @@ func (s *sleep) stopSearching(found bool) {
 // wake-ups can be spurious.
 func (w *Worker) park(pr probe) {
 	w.flushScope() // nobody may wait on counts we hold while we sleep
+	w.flushGiveBack()
 	p := w.pool
 	s := &p.sleep
 	if pr != nil && !pr.arm() {
