@@ -158,6 +158,12 @@ func (d *Deque[T]) Pop() (T, bool) {
 		// Empty, and it stays empty until we push: top only grows.
 		return zero, false
 	}
+	if b-d.topSeen == 1 {
+		// At most one value, at index b-1: claim it from the top with the
+		// thieves' CAS. That is one locked instruction instead of the
+		// store to bottom and the CAS of the general path.
+		return d.popLast(b)
+	}
 	b--
 	r := d.ring.Load()
 	// Claim index b before looking at top. Go's atomics are sequentially
@@ -187,6 +193,28 @@ func (d *Deque[T]) Pop() (T, bool) {
 	// race each other. Whoever wins, top is b+1 afterwards; bottom stays b.
 	won := d.top.CompareAndSwap(t, t+1)
 	d.next = b + 1
+	d.topSeen = t + 1
+	if !won {
+		return zero, false
+	}
+	return v, true
+}
+
+// popLast is Pop when the owner's view (next-topSeen == 1) allows at most one
+// value. Since topSeen <= top, the deque holds [top, next): one value if top
+// is next-1, none if it is next. The owner then takes index top exactly as a
+// thief would, by CAS on top, racing any thief after the same value; bottom
+// (= next) stays as it is and equals top afterwards, whoever won.
+func (d *Deque[T]) popLast(next int64) (T, bool) {
+	var zero T
+	t := d.top.Load()
+	d.topSeen = t
+	if t >= next {
+		return zero, false
+	}
+	r := d.ring.Load()
+	v := r.buf[t&r.mask] // a thief may read it too; nobody writes it now
+	won := d.top.CompareAndSwap(t, t+1)
 	d.topSeen = t + 1
 	if !won {
 		return zero, false
