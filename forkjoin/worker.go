@@ -35,14 +35,20 @@ type Worker struct {
 	doneScope *S
 	doneCount int64
 
-	// Records other workers ran for us (Func.Go) and sent back, and a batch
-	// of records we ran for another worker, not yet sent; see giveBack.
-	returned         atomic.Pointer[job]
+	// A batch of records we ran for another worker, not yet sent back to
+	// it; see giveBack.
 	retTo            *Worker
 	retHead, retTail *job
 	retN             int
-	scopes           *scopeJob // free scope-job records
-	nScope           int
+
+	scopes *scopeJob // free scope-job records
+	nScope int
+
+	// returned holds records other workers ran for us (Func.Go) and sent
+	// back. Other workers CAS it, so it sits on a line of its own.
+	_        [64]byte
+	returned atomic.Pointer[job]
+	_        [56]byte
 
 	stats workerStats
 }
