@@ -22,9 +22,12 @@
 // A panic in any task is re-raised in the task that joins it, and from Invoke
 // in the calling goroutine, as a *PanicError holding the original value and
 // the stack where it happened, once every task forked beside it has finished.
-// The pool stays usable. A task must not call runtime.Goexit (nor
-// testing.T.FailNow, which calls it): that ends the worker's goroutine and the
-// task's joiner waits for ever.
+// The pool stays usable. A task that calls runtime.Goexit (as
+// testing.T.FailNow does) cannot be stopped from ending its goroutine: the
+// worker carries on in a new goroutine, and the tasks the exit cut short
+// (that task and any it was running beneath on the same worker) fail with a
+// *PanicError about Goexit, so nobody waits for them for ever. Prefer
+// t.Error in tasks, and check results after Invoke returns.
 //
 // # Scheduling
 //

@@ -70,6 +70,17 @@ func (j *funcJob[A, R]) execute(w *Worker) {
 	j.latch.set(j.owner)
 }
 
+func (j *funcJob[A, R]) abandon(w *Worker) {
+	if s := j.scope; s != nil {
+		s.panic.CompareAndSwap(nil, goexitPanic())
+		w.finishScopeTask(s)
+		return
+	}
+	j.panic = goexitPanic()
+	w.flushStats()
+	j.latch.set(j.owner)
+}
+
 func callFunc[A, R any](w *Worker, fn func(*Worker, A) R, a A) (r R, pe *PanicError) {
 	defer func() {
 		if v := recover(); v != nil {

@@ -23,6 +23,15 @@ type rootJob[T any] struct {
 func (j *rootJob[T]) execute(w *Worker) {
 	w.nTasks++
 	j.res, j.panic = call(w, j.fn)
+	j.complete(w)
+}
+
+func (j *rootJob[T]) abandon(w *Worker) {
+	j.panic = goexitPanic()
+	j.complete(w)
+}
+
+func (j *rootJob[T]) complete(w *Worker) {
 	w.flushStats()
 	close(j.done)
 	j.pool.active.Done()

@@ -9,6 +9,10 @@ import (
 // w, records a panic instead of propagating it, and signals completion.
 type executor interface {
 	execute(w *Worker)
+	// abandon completes the job with errGoexit when its goroutine is being
+	// ended by runtime.Goexit before execute could finish (see
+	// Worker.execute).
+	abandon(w *Worker)
 }
 
 // job is the header every job record embeds first. The deques hold *job; the

@@ -43,6 +43,12 @@ func (j *closureJob[T]) execute(w *Worker) {
 	j.latch.set(j.owner)
 }
 
+func (j *closureJob[T]) abandon(w *Worker) {
+	j.panic = goexitPanic()
+	w.flushStats()
+	j.latch.set(j.owner)
+}
+
 // newClosureJob returns a record for fn from w's free records, or a new one.
 func newClosureJob[T any](w *Worker, fn func(*Worker) T) *closureJob[T] {
 	if j := w.cacheGet(typeKey[closureJob[T]]()); j != nil {

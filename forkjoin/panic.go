@@ -31,6 +31,13 @@ func (e *PanicError) Unwrap() error {
 	return err
 }
 
+// errGoexit is the panic value a joiner sees for a task whose goroutine was
+// ended by runtime.Goexit (testing.T.FailNow calls it), or that was running
+// on the same worker's stack beneath such a task.
+var errGoexit = errors.New("forkjoin: runtime.Goexit called in a task on this worker; the task did not finish")
+
+func goexitPanic() *PanicError { return &PanicError{Value: errGoexit, Stack: debug.Stack()} }
+
 // asPanicError wraps a recovered value. A *PanicError from a nested join is
 // passed on as it is: it already holds the original value and stack.
 func asPanicError(v any) *PanicError {

@@ -125,15 +125,20 @@ type scopeJob struct {
 
 func (j *scopeJob) execute(w *Worker) {
 	fn, s := j.fn, j.scope
-	j.fn, j.scope = nil, nil
 	if !w.Canceled() {
 		if pe := callVoid(w, fn); pe != nil {
 			s.panic.CompareAndSwap(nil, pe)
 		}
 	}
+	j.fn, j.scope = nil, nil
 	w.freeScopeJob(j)
 	w.flushStats()
 	w.finishScopeTask(s)
+}
+
+func (j *scopeJob) abandon(w *Worker) {
+	j.scope.panic.CompareAndSwap(nil, goexitPanic())
+	w.finishScopeTask(j.scope)
 }
 
 const maxFreeScopeJobs = 1024

@@ -78,7 +78,18 @@ func (w *Worker) Canceled() bool {
 // loop is the worker goroutine: run work while there is any, search a little
 // when there is none, then park until woken.
 func (w *Worker) loop() {
-	defer w.pool.wg.Done()
+	exited := false
+	defer func() {
+		if !exited {
+			// A task called runtime.Goexit, which ends this goroutine
+			// whatever we do; execute has failed the tasks it ended.
+			// Carry on in a new goroutine, so the pool keeps its workers.
+			w.root = nil
+			go w.loop()
+			return
+		}
+		w.pool.wg.Done()
+	}()
 	p := w.pool
 	for {
 		if j := w.find(); j != nil {
@@ -98,6 +109,7 @@ func (w *Worker) loop() {
 			continue
 		}
 		if p.shutdown.Load() {
+			exited = true
 			return
 		}
 		w.park(nil)
@@ -182,7 +194,17 @@ func (w *Worker) execute(j *job) {
 	}
 	saved := w.root
 	w.root = j.root
+	finished := false
+	defer func() {
+		if !finished {
+			// runtime.Goexit is unwinding this goroutine (a panic cannot
+			// reach here: execute recovers it). Fail the job, so that
+			// its joiner does not wait for ever.
+			j.run.abandon(w)
+		}
+	}()
 	j.run.execute(w)
+	finished = true
 	w.root = saved
 }
 
