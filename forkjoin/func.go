@@ -111,7 +111,7 @@ func (f *Func[A, R]) Join(w *Worker, a, b A) (ra, rb R) {
 		}
 	}()
 	ra = f.fn(w, a)
-	if w.takeBack(&j.job) {
+	if w.takeBackJoin(&j.job) {
 		st = joinRunningB
 		rb = f.fn(w, j.arg)
 	} else {

@@ -93,7 +93,7 @@ func Join[A, B any](w *Worker, fa func(*Worker) A, fb func(*Worker) B) (a A, b B
 		}
 	}()
 	a = fa(w)
-	if w.takeBack(&j.job) {
+	if w.takeBackJoin(&j.job) {
 		st = joinRunningB
 		b = fb(w)
 	} else {

@@ -246,6 +246,25 @@ func (w *Worker) takeBack(j *job) bool {
 	}
 }
 
+// takeBackJoin is takeBack for Join and Func.Join, whose joins are strictly
+// nested: everything w forked after j was joined before this join, so w's
+// deque holds j at its bottom, or (if a thief took j) only records older than
+// j, which thieves take first, so none. One Pop answers.
+func (w *Worker) takeBackJoin(j *job) bool {
+	if w.shared {
+		return w.pool.shared.popBack(j, &w.stats) != nil
+	}
+	x, ok := w.deque.Pop()
+	if ok && x != j {
+		// Not strictly nested after all (a Future spawned inside fa and
+		// never joined): fall back to the general loop.
+		w.execute(x)
+		w.flushScope()
+		return w.takeBack(j)
+	}
+	return ok
+}
+
 // waitFor helps until pr holds: it runs leftover work of its own, steals from
 // hint (the thief of the awaited job, whose deque holds that job's children),
 // then from anyone, and parks on pr when there is nothing to take.
