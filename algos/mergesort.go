@@ -69,7 +69,13 @@ func MergeSort[T cmp.Ordered](w *forkjoin.Worker, s []T) {
 // parallelMergeSortOrdered sorts s with buf as scratch, splitting it into
 // tasks down to cutoff elements.
 func parallelMergeSortOrdered[T cmp.Ordered](w *forkjoin.Worker, s, buf []T, cutoff int) {
-	m := &mergeSorterOrdered[T]{cutoff: max(cutoff, insertionSortRun)}
+	parallelMergeSort(w, s, buf, orderedKernel[T]{}, cutoff)
+}
+
+// parallelMergeSort sorts s with buf as scratch, splitting it into tasks
+// down to cutoff elements, with k's serial sort, merge and co-ranking.
+func parallelMergeSort[T any, K msKernel[T]](w *forkjoin.Worker, s, buf []T, k K, cutoff int) {
+	m := &mergeSorter[T, K]{k: k, cutoff: max(cutoff, insertionSortRun)}
 	m.task = forkjoin.NewFunc(m.run)
 	m.sort(w, s, buf, false)
 }
@@ -101,9 +107,7 @@ func MergeSortFunc[T any](w *forkjoin.Worker, s []T, cmp func(a, b T) int) {
 		stableSortCmpFunc(s, buf, false, cmp)
 		return
 	}
-	m := &mergeSorterCmpFunc[T]{cmp: cmp, cutoff: mergeSortSerialCutoff}
-	m.task = forkjoin.NewFunc(m.run)
-	m.sort(w, s, buf, false)
+	parallelMergeSort(w, s, buf, cmpFuncKernel[T]{cmp}, mergeSortSerialCutoff)
 }
 
 // msStep is a task of a merge sort. With merge unset it asks for x to be
@@ -127,14 +131,40 @@ func mergeStep[T any](dst, a, b []T) msStep[T] {
 	return msStep[T]{x: dst, y: a, z: b, merge: true}
 }
 
-// mergeSorterOrdered holds the task function of one MergeSort call; it is
-// made per call because a package-level Func cannot be generic.
-type mergeSorterOrdered[T cmp.Ordered] struct {
+// msKernel is what the two merge sorts differ in: the serial pieces, with
+// the order built in (cmp.Less for MergeSort, the caller's cmp for
+// MergeSortFunc). They run once per leaf or merge, so calling them through
+// the type parameter costs nothing measurable, and the element loops inside
+// stay specialised.
+type msKernel[T any] interface {
+	sortSerial(s, buf []T, toBuf bool) // see stableSortOrdered
+	mergeSerial(dst, a, b []T)
+	coRank(k int, a, b []T) int
+}
+
+type orderedKernel[T cmp.Ordered] struct{}
+
+func (orderedKernel[T]) sortSerial(s, buf []T, toBuf bool) { stableSortOrdered(s, buf, toBuf) }
+func (orderedKernel[T]) mergeSerial(dst, a, b []T)         { mergeOrdered(dst, a, b) }
+func (orderedKernel[T]) coRank(k int, a, b []T) int        { return coRankOrdered(k, a, b) }
+
+type cmpFuncKernel[T any] struct{ cmp func(a, b T) int }
+
+func (c cmpFuncKernel[T]) sortSerial(s, buf []T, toBuf bool) {
+	stableSortCmpFunc(s, buf, toBuf, c.cmp)
+}
+func (c cmpFuncKernel[T]) mergeSerial(dst, a, b []T)  { mergeCmpFunc(dst, a, b, c.cmp) }
+func (c cmpFuncKernel[T]) coRank(k int, a, b []T) int { return coRankCmpFunc(k, a, b, c.cmp) }
+
+// mergeSorter holds the task function of one sort call; it is made per call
+// because a package-level Func cannot be generic.
+type mergeSorter[T any, K msKernel[T]] struct {
+	k      K
 	cutoff int // subproblems this long are sorted serially
 	task   *forkjoin.Func[msStep[T], struct{}]
 }
 
-func (m *mergeSorterOrdered[T]) run(w *forkjoin.Worker, st msStep[T]) struct{} {
+func (m *mergeSorter[T, K]) run(w *forkjoin.Worker, st msStep[T]) struct{} {
 	if st.merge {
 		m.merge(w, st.x, st.y, st.z)
 	} else {
@@ -143,10 +173,10 @@ func (m *mergeSorterOrdered[T]) run(w *forkjoin.Worker, st msStep[T]) struct{} {
 	return struct{}{}
 }
 
-func (m *mergeSorterOrdered[T]) sort(w *forkjoin.Worker, s, buf []T, toBuf bool) {
+func (m *mergeSorter[T, K]) sort(w *forkjoin.Worker, s, buf []T, toBuf bool) {
 	n := len(s)
 	if n <= m.cutoff {
-		stableSortOrdered(s, buf, toBuf)
+		m.k.sortSerial(s, buf, toBuf)
 		return
 	}
 	h := n / 2
@@ -160,56 +190,14 @@ func (m *mergeSorterOrdered[T]) sort(w *forkjoin.Worker, s, buf []T, toBuf bool)
 	}
 }
 
-func (m *mergeSorterOrdered[T]) merge(w *forkjoin.Worker, dst, a, b []T) {
+func (m *mergeSorter[T, K]) merge(w *forkjoin.Worker, dst, a, b []T) {
 	n := len(dst)
 	if n <= mergeSerialCutoff {
-		mergeOrdered(dst, a, b)
+		m.k.mergeSerial(dst, a, b)
 		return
 	}
 	k := n / 2
-	i := coRankOrdered(k, a, b)
-	j := k - i
-	m.task.Join(w, mergeStep(dst[:k], a[:i], b[:j]), mergeStep(dst[k:], a[i:], b[j:]))
-}
-
-type mergeSorterCmpFunc[T any] struct {
-	cmp    func(a, b T) int
-	cutoff int
-	task   *forkjoin.Func[msStep[T], struct{}]
-}
-
-func (m *mergeSorterCmpFunc[T]) run(w *forkjoin.Worker, st msStep[T]) struct{} {
-	if st.merge {
-		m.merge(w, st.x, st.y, st.z)
-	} else {
-		m.sort(w, st.x, st.y, st.toBuf)
-	}
-	return struct{}{}
-}
-
-func (m *mergeSorterCmpFunc[T]) sort(w *forkjoin.Worker, s, buf []T, toBuf bool) {
-	n := len(s)
-	if n <= m.cutoff {
-		stableSortCmpFunc(s, buf, toBuf, m.cmp)
-		return
-	}
-	h := n / 2
-	m.task.Join(w, sortStep(s[:h], buf[:h], !toBuf), sortStep(s[h:], buf[h:], !toBuf))
-	if toBuf {
-		m.merge(w, buf, s[:h], s[h:])
-	} else {
-		m.merge(w, s, buf[:h], buf[h:])
-	}
-}
-
-func (m *mergeSorterCmpFunc[T]) merge(w *forkjoin.Worker, dst, a, b []T) {
-	n := len(dst)
-	if n <= mergeSerialCutoff {
-		mergeCmpFunc(dst, a, b, m.cmp)
-		return
-	}
-	k := n / 2
-	i := coRankCmpFunc(k, a, b, m.cmp)
+	i := m.k.coRank(k, a, b)
 	j := k - i
 	m.task.Join(w, mergeStep(dst[:k], a[:i], b[:j]), mergeStep(dst[k:], a[i:], b[j:]))
 }
