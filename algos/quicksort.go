@@ -119,12 +119,6 @@ func parallelQuickSortOrdered[T cmp.Ordered](w *forkjoin.Worker, s []T, cutoff i
 	q.run(w)
 }
 
-// run sorts q.data, whose other fields are set, with tasks of w's pool.
-func (q *quickSorterOrdered[T]) run(w *forkjoin.Worker) {
-	q.task = forkjoin.NewFunc(q.step)
-	q.sortTask(w, pdqRange{a: 0, b: len(q.data), limit: bits.Len(uint(len(q.data)))})
-}
-
 // QuickSortFunc sorts s in ascending order as determined by cmp, with the
 // parallel pattern-defeating quicksort of QuickSort. cmp(a, b) must return
 // a negative number when a < b, a positive number when a > b and zero when
@@ -145,17 +139,12 @@ func QuickSortFunc[T any](w *forkjoin.Worker, s []T, cmp func(a, b T) int) {
 	}
 	q := &quickSorterCmpFunc[T]{
 		data:      s,
-		cmp:       cmp,
+		k:         cmpFuncQS[T]{cmp},
 		cutoff:    quickSortSerialCutoff,
 		partition: quickSortParallelPartition,
 		chunk:     partitionChunk,
 	}
 	q.run(w)
-}
-
-func (q *quickSorterCmpFunc[T]) run(w *forkjoin.Worker) {
-	q.task = forkjoin.NewFunc(q.step)
-	q.sortTask(w, pdqRange{a: 0, b: len(q.data), limit: bits.Len(uint(len(q.data)))})
 }
 
 // qsStep is a task of a quicksort: a subrange to sort, or with part.st set,
@@ -168,34 +157,83 @@ type qsStep[T any] struct {
 	part partitionStep[T]
 }
 
-func (q *quickSorterOrdered[T]) step(w *forkjoin.Worker, s qsStep[T]) struct{} {
-	if s.part.st != nil {
-		return q.partTask(w, s.part)
-	}
-	return q.sortTask(w, s.sort)
+// qsKernel is what the two quicksorts differ in: the serial pieces, with the
+// order built in (cmp.Less for QuickSort, the caller's cmp for
+// QuickSortFunc). They run once per partition or chunk, so calling them
+// through the type parameter costs nothing measurable, and the element loops
+// inside stay specialised.
+type qsKernel[T any] interface {
+	// step partitions data[a:b] once; see pdqStepOrdered.
+	step(data []T, a, b int, limit *int, par parallelPartitioner, w *forkjoin.Worker) (int, pdqOutcome)
+	// serial sorts data[a:b]; see pdqOrdered.
+	serial(data []T, a, b, limit int)
+	// partitionAround partitions data[l:r] around pivot; see
+	// partitionAroundOrdered.
+	partitionAround(data []T, l, r int, pivot T) (int, bool)
 }
 
-func (q *quickSorterCmpFunc[T]) step(w *forkjoin.Worker, s qsStep[T]) struct{} {
-	if s.part.st != nil {
-		return q.partTask(w, s.part)
-	}
-	return q.sortTask(w, s.sort)
+type orderedQS[T cmp.Ordered] struct{}
+
+func (orderedQS[T]) step(data []T, a, b int, limit *int, par parallelPartitioner, w *forkjoin.Worker) (int, pdqOutcome) {
+	return pdqStepOrdered(data, a, b, limit, par, w)
+}
+func (orderedQS[T]) serial(data []T, a, b, limit int) { pdqOrdered(data, a, b, limit) }
+func (orderedQS[T]) partitionAround(data []T, l, r int, pivot T) (int, bool) {
+	return partitionAroundOrdered(data, l, r, pivot)
 }
 
-// quickSorterOrdered holds the slice and the task function of one
-// QuickSort call; tasks own disjoint subranges of data.
-type quickSorterOrdered[T cmp.Ordered] struct {
+type cmpFuncQS[T any] struct{ cmp func(a, b T) int }
+
+func (c cmpFuncQS[T]) step(data []T, a, b int, limit *int, par parallelPartitioner, w *forkjoin.Worker) (int, pdqOutcome) {
+	return pdqStepCmpFunc(data, a, b, limit, c.cmp, par, w)
+}
+func (c cmpFuncQS[T]) serial(data []T, a, b, limit int) { pdqCmpFunc(data, a, b, limit, c.cmp) }
+func (c cmpFuncQS[T]) partitionAround(data []T, l, r int, pivot T) (int, bool) {
+	return partitionAroundCmpFunc(data, l, r, pivot, c.cmp)
+}
+
+// parallelPartitioner lets a partition step of the serial pdq code hand a
+// long subrange to a sorter's parallel partition.
+type parallelPartitioner interface {
+	// tryParallelPartition partitions data[a:b] in parallel and reports
+	// ok, if the subrange is long enough to be worth it.
+	tryParallelPartition(w *forkjoin.Worker, a, b int) (mid int, noSwaps, ok bool)
+}
+
+// quickSorter holds the slice and the task function of one sort call; tasks
+// own disjoint subranges of data. It is made per call because a
+// package-level Func cannot be generic.
+type quickSorter[T any, K qsKernel[T]] struct {
 	data      []T
+	k         K
 	cutoff    int // subranges this long are sorted serially
 	partition int // subranges longer than this are partitioned in parallel
 	chunk     int // least chunk length of a parallel partition
 	task      *forkjoin.Func[qsStep[T], struct{}]
 }
 
-func (q *quickSorterOrdered[T]) sortTask(w *forkjoin.Worker, r pdqRange) struct{} {
+type (
+	quickSorterOrdered[T cmp.Ordered] = quickSorter[T, orderedQS[T]]
+	quickSorterCmpFunc[T any]         = quickSorter[T, cmpFuncQS[T]]
+)
+
+// run sorts q.data, whose other fields are set, with tasks of w's pool.
+func (q *quickSorter[T, K]) run(w *forkjoin.Worker) {
+	q.task = forkjoin.NewFunc(q.step)
+	q.sortTask(w, pdqRange{a: 0, b: len(q.data), limit: bits.Len(uint(len(q.data)))})
+}
+
+func (q *quickSorter[T, K]) step(w *forkjoin.Worker, s qsStep[T]) struct{} {
+	if s.part.st != nil {
+		return q.partTask(w, s.part)
+	}
+	return q.sortTask(w, s.sort)
+}
+
+func (q *quickSorter[T, K]) sortTask(w *forkjoin.Worker, r pdqRange) struct{} {
 	a, b, limit := r.a, r.b, r.limit
 	for b-a > q.cutoff {
-		mid, out := pdqStepOrdered(q.data, a, b, &limit, q, w)
+		mid, out := q.k.step(q.data, a, b, &limit, q, w)
 		switch out {
 		case pdqDone:
 			return struct{}{}
@@ -210,37 +248,16 @@ func (q *quickSorterOrdered[T]) sortTask(w *forkjoin.Worker, r pdqRange) struct{
 			qsStep[T]{sort: pdqRange{mid + 1, b, limit}})
 		return struct{}{}
 	}
-	pdqOrdered(q.data, a, b, limit)
+	q.k.serial(q.data, a, b, limit)
 	return struct{}{}
 }
 
-type quickSorterCmpFunc[T any] struct {
-	data      []T
-	cmp       func(a, b T) int
-	cutoff    int
-	partition int
-	chunk     int
-	task      *forkjoin.Func[qsStep[T], struct{}]
-}
-
-func (q *quickSorterCmpFunc[T]) sortTask(w *forkjoin.Worker, r pdqRange) struct{} {
-	a, b, limit := r.a, r.b, r.limit
-	for b-a > q.cutoff {
-		mid, out := pdqStepCmpFunc(q.data, a, b, &limit, q.cmp, q, w)
-		switch out {
-		case pdqDone:
-			return struct{}{}
-		case pdqEqual:
-			a = mid + 1
-			continue
-		}
-		q.task.Join(w,
-			qsStep[T]{sort: pdqRange{a, mid, limit}},
-			qsStep[T]{sort: pdqRange{mid + 1, b, limit}})
-		return struct{}{}
+func (q *quickSorter[T, K]) tryParallelPartition(w *forkjoin.Worker, a, b int) (int, bool, bool) {
+	if !splitPartition(b-a, len(q.data), q.partition, w) {
+		return 0, false, false
 	}
-	pdqCmpFunc(q.data, a, b, limit, q.cmp)
-	return struct{}{}
+	mid, noSwaps := q.parallelPartition(w, a, b)
+	return mid, noSwaps, true
 }
 
 // parallelPartition is partitionOrdered for long subranges, in two
@@ -251,7 +268,7 @@ func (q *quickSorterCmpFunc[T]) sortTask(w *forkjoin.Worker, r pdqRange) struct{
 // the second phase swaps the i-th misplaced element on the left with the
 // i-th on the right, in pieces of q.chunk. Both phases take O(n/k) time on k
 // workers; the bookkeeping between them takes O(k).
-func (q *quickSorterOrdered[T]) parallelPartition(w *forkjoin.Worker, a, b int) (int, bool) {
+func (q *quickSorter[T, K]) parallelPartition(w *forkjoin.Worker, a, b int) (int, bool) {
 	st := newPartitionState(a+1, b, q.data[a], q.chunk, w)
 	q.partTask(w, partitionStep[T]{st: st, lo: 0, hi: len(st.chunks)})
 	mid, noSwaps := st.misplaced()
@@ -264,38 +281,10 @@ func (q *quickSorterOrdered[T]) parallelPartition(w *forkjoin.Worker, a, b int) 
 
 // partTask runs the chunks [lo, hi) of phase one, or the swaps of ranks
 // [lo, hi) of phase two, splitting them into tasks.
-func (q *quickSorterOrdered[T]) partTask(w *forkjoin.Worker, p partitionStep[T]) struct{} {
+func (q *quickSorter[T, K]) partTask(w *forkjoin.Worker, p partitionStep[T]) struct{} {
 	if !p.swap && p.hi-p.lo == 1 {
 		c := &p.st.chunks[p.lo]
-		c.split, c.noSwaps = partitionAroundOrdered(q.data, c.lo, c.hi, p.st.pivot)
-		return struct{}{}
-	}
-	if p.swap && p.hi-p.lo <= q.chunk {
-		swapRanks(q.data, p.st.left, p.st.right, p.lo, p.hi)
-		return struct{}{}
-	}
-	m := int(uint(p.lo+p.hi) >> 1)
-	q.task.Join(w,
-		qsStep[T]{part: partitionStep[T]{st: p.st, lo: p.lo, hi: m, swap: p.swap}},
-		qsStep[T]{part: partitionStep[T]{st: p.st, lo: m, hi: p.hi, swap: p.swap}})
-	return struct{}{}
-}
-
-func (q *quickSorterCmpFunc[T]) parallelPartition(w *forkjoin.Worker, a, b int) (int, bool) {
-	st := newPartitionState(a+1, b, q.data[a], q.chunk, w)
-	q.partTask(w, partitionStep[T]{st: st, lo: 0, hi: len(st.chunks)})
-	mid, noSwaps := st.misplaced()
-	if !noSwaps {
-		q.partTask(w, partitionStep[T]{st: st, lo: 0, hi: st.swaps, swap: true})
-	}
-	q.data[a], q.data[mid] = q.data[mid], q.data[a]
-	return mid, noSwaps
-}
-
-func (q *quickSorterCmpFunc[T]) partTask(w *forkjoin.Worker, p partitionStep[T]) struct{} {
-	if !p.swap && p.hi-p.lo == 1 {
-		c := &p.st.chunks[p.lo]
-		c.split, c.noSwaps = partitionAroundCmpFunc(q.data, c.lo, c.hi, p.st.pivot, q.cmp)
+		c.split, c.noSwaps = q.k.partitionAround(q.data, c.lo, c.hi, p.st.pivot)
 		return struct{}{}
 	}
 	if p.swap && p.hi-p.lo <= q.chunk {
@@ -451,8 +440,9 @@ func pdqOrdered[T cmp.Ordered](data []T, a, b, limit int) {
 // pdqStepOrdered partitions data[a:b] (longer than pdqInsertionCutoff) once
 // and reports what is left to sort. It decrements *limit on a badly
 // unbalanced partition and heapsorts data[a:b] when it reaches zero. With a
-// sorter q and its worker w it partitions long subranges in parallel.
-func pdqStepOrdered[T cmp.Ordered](data []T, a, b int, limit *int, q *quickSorterOrdered[T], w *forkjoin.Worker) (int, pdqOutcome) {
+// parallel partitioner par (a sorter) and its worker w it partitions long
+// subranges in parallel.
+func pdqStepOrdered[T cmp.Ordered](data []T, a, b int, limit *int, par parallelPartitioner, w *forkjoin.Worker) (int, pdqOutcome) {
 	n := b - a
 	if nonIncreasingOrdered(data[a:b]) {
 		// Descending input, or a descending stretch of it such as the
@@ -472,10 +462,11 @@ func pdqStepOrdered[T cmp.Ordered](data []T, a, b int, limit *int, q *quickSorte
 		return partitionEqualOrdered(data, a, b), pdqEqual
 	}
 	var mid int
-	var noSwaps bool
-	if q != nil && splitPartition(n, len(q.data), q.partition, w) {
-		mid, noSwaps = q.parallelPartition(w, a, b)
-	} else {
+	var noSwaps, parallel bool
+	if par != nil {
+		mid, noSwaps, parallel = par.tryParallelPartition(w, a, b)
+	}
+	if !parallel {
 		mid, noSwaps = partitionOrdered(data, a, b)
 	}
 	left, right := mid-a, b-mid-1
@@ -711,7 +702,7 @@ func pdqCmpFunc[T any](data []T, a, b, limit int, cmp func(a, b T) int) {
 	insertionSortCmpFunc(data[a:b], cmp)
 }
 
-func pdqStepCmpFunc[T any](data []T, a, b int, limit *int, cmp func(a, b T) int, q *quickSorterCmpFunc[T], w *forkjoin.Worker) (int, pdqOutcome) {
+func pdqStepCmpFunc[T any](data []T, a, b int, limit *int, cmp func(a, b T) int, par parallelPartitioner, w *forkjoin.Worker) (int, pdqOutcome) {
 	n := b - a
 	if nonIncreasingCmpFunc(data[a:b], cmp) {
 		if cmp(data[b-1], data[a]) < 0 {
@@ -724,10 +715,11 @@ func pdqStepCmpFunc[T any](data []T, a, b int, limit *int, cmp func(a, b T) int,
 		return partitionEqualCmpFunc(data, a, b, cmp), pdqEqual
 	}
 	var mid int
-	var noSwaps bool
-	if q != nil && splitPartition(n, len(q.data), q.partition, w) {
-		mid, noSwaps = q.parallelPartition(w, a, b)
-	} else {
+	var noSwaps, parallel bool
+	if par != nil {
+		mid, noSwaps, parallel = par.tryParallelPartition(w, a, b)
+	}
+	if !parallel {
 		mid, noSwaps = partitionCmpFunc(data, a, b, cmp)
 	}
 	left, right := mid-a, b-mid-1

@@ -244,7 +244,7 @@ func TestQuickSortParallelPartition(t *testing.T) {
 				t.Fatalf("quickSorterOrdered(%s, n=%d) (-want +got):\n%s", tc.pattern, len(tc.in), truncate(diff))
 			}
 			got = slices.Clone(tc.in)
-			qf := &quickSorterCmpFunc[int]{data: got, cmp: cmp.Compare[int], cutoff: 100, partition: 200, chunk: 50}
+			qf := &quickSorterCmpFunc[int]{data: got, k: cmpFuncQS[int]{cmp.Compare[int]}, cutoff: 100, partition: 200, chunk: 50}
 			forkjoin.Run(p, qf.run)
 			if diff := diffSlices(tc.want, got); diff != "" {
 				t.Fatalf("quickSorterCmpFunc(%s, n=%d) (-want +got):\n%s", tc.pattern, len(tc.in), truncate(diff))
