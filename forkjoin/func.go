@@ -47,9 +47,9 @@ type funcJob[A, R any] struct {
 func (j *funcJob[A, R]) execute(w *Worker) {
 	if s := j.scope; s != nil {
 		// Spawned by Func.Go: nobody joins it; the record stays with w.
-		_, pe := callFunc(w, j.f.fn, j.arg)
-		if pe != nil {
-			s.panic.CompareAndSwap(nil, pe)
+		if !w.Canceled() {
+			_, pe := callFunc(w, j.f.fn, j.arg)
+			s.fail(pe)
 		}
 		j.scope = nil
 		if j.owner == w {
@@ -72,7 +72,7 @@ func (j *funcJob[A, R]) execute(w *Worker) {
 
 func (j *funcJob[A, R]) abandon(w *Worker) {
 	if s := j.scope; s != nil {
-		s.panic.CompareAndSwap(nil, goexitPanic())
+		s.fail(goexitPanic())
 		w.finishScopeTask(s)
 		return
 	}
@@ -146,17 +146,13 @@ func (f *Func[A, R]) Go(s *S, a A) {
 		return
 	}
 	if s.full() {
-		if _, pe := callFunc(w, f.fn, a); pe != nil {
-			s.panic.CompareAndSwap(nil, pe)
-		}
-		w.nTasks++
+		_, pe := callFunc(w, f.fn, a)
+		s.ranInline(w, pe)
 		return
 	}
 	j := f.get(w)
 	j.arg = a
-	j.scope = s
-	s.pending.Add(1)
-	w.fork(&j.job)
+	s.spawn(w, &j.job)
 }
 
 // Forked is a pending Func.Fork. It is a small value: copy it freely, but

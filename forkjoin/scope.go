@@ -26,9 +26,7 @@ func Scope(w *Worker, body func(s *S)) {
 		panic("forkjoin.Scope: body is nil")
 	}
 	s := &S{w: w, limit: int64(pendingPerWorker * w.pool.Workers())}
-	if pe := callScopeBody(s, body); pe != nil {
-		s.panic.CompareAndSwap(nil, pe)
-	}
+	s.fail(callScopeBody(s, body))
 	// Our own tasks sit on top of our deque (or at the back of the shared
 	// queue), where waitFor looks first; stolen ones we wait for, helping.
 	w.waitFor(s, nil)
@@ -53,16 +51,34 @@ func (s *S) GoFrom(w *Worker, fn func(w *Worker)) {
 		return
 	}
 	if s.full() {
-		if pe := callVoid(w, fn); pe != nil {
-			s.panic.CompareAndSwap(nil, pe)
-		}
-		w.nTasks++
+		s.ranInline(w, callVoid(w, fn))
 		return
 	}
 	j := w.scopeJob()
-	j.fn, j.scope = fn, s
+	j.fn = fn
+	s.spawn(w, &j.job)
+}
+
+// spawn queues j, a task of s that w forks.
+func (s *S) spawn(w *Worker, j *job) {
+	j.scope = s
 	s.pending.Add(1)
-	w.fork(&j.job)
+	w.fork(j)
+}
+
+// ranInline counts a spawn that s.full() had w run at once, and records its
+// panic.
+func (s *S) ranInline(w *Worker, pe *PanicError) {
+	s.fail(pe)
+	w.nTasks++
+}
+
+// fail records pe, if not nil, as the scope's panic, unless an earlier one
+// was recorded: the first panic wins.
+func (s *S) fail(pe *PanicError) {
+	if pe != nil {
+		s.panic.CompareAndSwap(nil, pe)
+	}
 }
 
 // full reports whether enough of the scope's tasks are already waiting for
@@ -126,9 +142,7 @@ type scopeJob struct {
 func (j *scopeJob) execute(w *Worker) {
 	fn, s := j.fn, j.scope
 	if !w.Canceled() {
-		if pe := callVoid(w, fn); pe != nil {
-			s.panic.CompareAndSwap(nil, pe)
-		}
+		s.fail(callVoid(w, fn))
 	}
 	j.fn, j.scope = nil, nil
 	w.freeScopeJob(j)
@@ -137,7 +151,7 @@ func (j *scopeJob) execute(w *Worker) {
 }
 
 func (j *scopeJob) abandon(w *Worker) {
-	j.scope.panic.CompareAndSwap(nil, goexitPanic())
+	j.scope.fail(goexitPanic())
 	w.finishScopeTask(j.scope)
 }
 
