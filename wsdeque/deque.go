@@ -20,10 +20,17 @@ const minCapacity = 32
 // reused or the deque is dropped: at most its capacity, usually far fewer.
 // See docs/deque.md.
 type Deque[T any] struct {
+	// The padding keeps the three groups of fields (top; bottom and the
+	// owner's; inflight) and whatever surrounds the deque at least 64
+	// bytes apart, so on separate cache lines however the deque is aligned:
+	// thieves write top and inflight once per value they take, and the
+	// owner must not pay a cache miss for that on every Push.
+	_ [64]byte
+
 	// top is the index of the oldest value, the next one a thief takes.
 	// It only grows, and only by a successful CompareAndSwap.
 	top atomic.Int64
-	_   [56]byte // keep thieves' CAS traffic off the owner's line
+	_   [56]byte
 
 	// bottom is the index the next Push writes. Only the owner stores it.
 	bottom atomic.Int64
@@ -46,12 +53,16 @@ type Deque[T any] struct {
 	// It is top when the ring is made, and moves up to top whenever the
 	// owner sees no thief in flight (see makeRoom).
 	safe int64
-	_    [24]byte
+	// pub: values below pub are published (bottom covers them); those
+	// in [pub, next) were pushed with PushLocal and only the owner sees them.
+	pub int64
+	_   [64]byte
 
 	// inflight counts thieves between their load of ring and the end of
 	// their read of a slot. A nonzero count tells the owner that a slot it
 	// is about to reuse may still be read by a thief with a stale top.
 	inflight atomic.Int32
+	_        [64]byte
 }
 
 // ring is a power-of-two circular buffer. Index i lives in buf[i&mask].
@@ -96,6 +107,32 @@ func (d *Deque[T]) Push(v T) {
 	// also sees v.
 	d.bottom.Store(b + 1)
 	d.next = b + 1
+	d.pub = b + 1
+}
+
+// PushLocal adds v at the bottom without publishing it: thieves do not see
+// it (nor any value pushed after it) until the owner calls Publish or Push.
+// It costs no atomic store. Owner only.
+func (d *Deque[T]) PushLocal(v T) {
+	b := d.next
+	r := d.ring.Load()
+	if r == nil || b-d.topSeen >= int64(len(r.buf)) || b-int64(len(r.buf)) >= d.safe {
+		r = d.makeRoom(r, b)
+	}
+	r.buf[b&r.mask] = v
+	d.next = b + 1
+}
+
+// Local returns how many values PushLocal added that are not published yet.
+// Owner only.
+func (d *Deque[T]) Local() int { return int(d.next - d.pub) }
+
+// Publish makes every value pushed so far visible to thieves. Owner only.
+func (d *Deque[T]) Publish() {
+	if d.next > d.pub {
+		d.bottom.Store(d.next)
+		d.pub = d.next
+	}
 }
 
 // makeRoom returns a ring in which the owner may write index b: one with a
@@ -154,6 +191,15 @@ func (d *Deque[T]) replace(old *ring[T], t, b int64, size int) *ring[T] {
 func (d *Deque[T]) Pop() (T, bool) {
 	var zero T
 	b := d.next
+	if b > d.pub {
+		// An unpublished value: no thief can reach it.
+		b--
+		r := d.ring.Load()
+		v := r.buf[b&r.mask]
+		r.buf[b&r.mask] = zero
+		d.next = b
+		return v, true
+	}
 	if b <= d.topSeen {
 		// Empty, and it stays empty until we push: top only grows.
 		return zero, false
@@ -187,6 +233,7 @@ func (d *Deque[T]) Pop() (T, bool) {
 		// clear it: the ring must not keep the value alive.
 		r.buf[b&r.mask] = zero
 		d.next = b
+		d.pub = b
 		return v, true
 	}
 	// The last value: race the thieves for it on top, the same way they
@@ -309,10 +356,12 @@ func (d *Deque[T]) StealHalf(dst *Deque[T]) int {
 			break
 		}
 		if ok {
-			dst.Push(v)
+			dst.PushLocal(v)
 			moved++
 		}
 	}
+	// One fenced store publishes the whole batch to dst's thieves.
+	dst.Publish()
 	return moved
 }
 

@@ -4,14 +4,26 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // model is the sequential meaning of a Deque: a slice whose end is the
 // bottom. Every operation on a real deque in a single goroutine must do
 // exactly what the same operation does here.
-type model struct{ s []int }
+// The last local values of s were pushed with PushLocal and not published
+// yet: Pop sees them, thieves and Len do not.
+type model struct {
+	s     []int
+	local int
+}
 
-func (m *model) push(v int) { m.s = append(m.s, v) }
+func (m *model) push(v int) { m.s = append(m.s, v); m.local = 0 }
+
+func (m *model) pushLocal(v int) { m.s = append(m.s, v); m.local++ }
+
+func (m *model) publish() { m.local = 0 }
+
+func (m *model) published() int { return len(m.s) - m.local }
 
 func (m *model) pop() (int, bool) {
 	if len(m.s) == 0 {
@@ -19,11 +31,12 @@ func (m *model) pop() (int, bool) {
 	}
 	v := m.s[len(m.s)-1]
 	m.s = m.s[:len(m.s)-1]
+	m.local = max(0, m.local-1)
 	return v, true
 }
 
 func (m *model) steal() (int, bool) {
-	if len(m.s) == 0 {
+	if m.published() == 0 {
 		return 0, false
 	}
 	v := m.s[0]
@@ -31,13 +44,14 @@ func (m *model) steal() (int, bool) {
 	return v, true
 }
 
-// stealHalf moves max(1, len/2) values, oldest first, to the bottom of dst.
-// Without concurrent thieves the real StealHalf moves exactly that many.
+// stealHalf moves max(1, n/2) of the n published values, oldest first, to
+// the bottom of dst, and publishes all of dst. Without concurrent thieves the
+// real StealHalf moves exactly that many.
 func (m *model) stealHalf(dst *model) int {
-	if len(m.s) == 0 {
+	if m.published() == 0 {
 		return 0
 	}
-	n := max(1, len(m.s)/2)
+	n := max(1, m.published()/2)
 	for range n {
 		v, _ := m.steal()
 		dst.push(v)
@@ -73,20 +87,44 @@ func (r *modelRun) push() {
 	r.ma.push(r.next)
 }
 
+func (r *modelRun) pushLocal() {
+	r.next++
+	r.a.PushLocal(r.next)
+	r.ma.pushLocal(r.next)
+}
+
 // do applies the operation that byte c encodes.
 func (r *modelRun) do(c byte) {
 	r.t.Helper()
 	r.step++
 	switch c % 8 {
-	case 0, 1:
+	case 0:
 		r.trace.WriteString(" push")
 		r.push()
+	case 1:
+		switch c >> 3 % 4 {
+		case 0, 1:
+			r.trace.WriteString(" pushLocal")
+			r.pushLocal()
+		case 2:
+			r.trace.WriteString(" publish")
+			r.a.Publish()
+			r.ma.publish()
+		default:
+			r.trace.WriteString(" push")
+			r.push()
+		}
 	case 2:
-		// A burst, so that short inputs still fill and grow the ring.
+		// A burst, so that short inputs still fill and grow the ring;
+		// some bursts are local.
 		n := int(c>>3) * 3
 		r.trace.WriteString(" burst")
-		for range n {
-			r.push()
+		for i := range n {
+			if c&8 != 0 && i%2 == 0 {
+				r.pushLocal()
+			} else {
+				r.push()
+			}
 		}
 	case 3:
 		r.trace.WriteString(" pop")
@@ -144,8 +182,11 @@ func (r *modelRun) check() {
 		d    *Deque[int]
 		m    *model
 	}{{"a", r.a, &r.ma}, {"b", r.b, &r.mb}} {
-		if got, want := x.d.Len(), len(x.m.s); got != want {
+		if got, want := x.d.Len(), x.m.published(); got != want {
 			r.fail("%s.Len() = %d; want %d", x.name, got, want)
+		}
+		if got, want := x.d.Local(), x.m.local; got != want {
+			r.fail("%s.Local() = %d; want %d", x.name, got, want)
 		}
 		if c := x.d.Cap(); c != 0 && (c < x.d.Len() || c&(c-1) != 0) {
 			r.fail("%s.Cap() = %d with Len %d; want a power of two >= Len", x.name, c, x.d.Len())
@@ -337,6 +378,37 @@ func TestStealHalfCounts(t *testing.T) {
 			if v, ok := dst.Steal(); !ok || v != i {
 				t.Fatalf("len %d: dst.Steal() = %d, %v; want %d", n, v, ok, i)
 			}
+		}
+	}
+}
+
+// The fields thieves write (top, inflight), the owner's fields, and whatever
+// surrounds a Deque must never share a cache line, or every Push pays a miss
+// for each value a thief takes. A Deque is 8-byte aligned (it holds int64s),
+// and a gap of 56 bytes between two 8-aligned fields contains every residue
+// of a 64-byte line boundary, so such fields never share a line.
+func TestFieldsOnSeparateCacheLines(t *testing.T) {
+	const minGap = 64 - 8
+	var d Deque[int]
+	if a := unsafe.Alignof(d); a < 8 {
+		t.Fatalf("Deque is %d-byte aligned, want 8", a)
+	}
+	size := unsafe.Sizeof(d)
+	top := unsafe.Offsetof(d.top)
+	bottom := unsafe.Offsetof(d.bottom)
+	ownerEnd := unsafe.Offsetof(d.safe) + unsafe.Sizeof(d.safe)
+	inflight := unsafe.Offsetof(d.inflight)
+	for _, c := range []struct {
+		what      string
+		end, next uintptr // end of the earlier field, start of the later one
+	}{
+		{"start of the deque and top", 0, top},
+		{"top and bottom", top + unsafe.Sizeof(d.top), bottom},
+		{"the owner's fields and inflight", ownerEnd, inflight},
+		{"inflight and the end of the deque", inflight + unsafe.Sizeof(d.inflight), size},
+	} {
+		if gap := c.next - c.end; gap < minGap {
+			t.Errorf("%s: %d bytes apart, want at least %d", c.what, gap, minGap)
 		}
 	}
 }

@@ -41,7 +41,8 @@ func (e *exactlyOnce) check(t *testing.T) {
 }
 
 // TestStressExactlyOnce runs one owner that pushes and pops in random bursts
-// against thieves that Steal and thieves that StealHalf into their own
+// (some of them pushed with PushLocal and published later, or popped before
+// anyone saw them) against thieves that Steal and thieves that StealHalf into their own
 // deques (which they pop, and which the Steal thieves also rob), and checks
 // that every item is taken exactly once. The owner's deque starts at the
 // smallest ring, so it grows, and thieves that keep inflight raised make the
@@ -102,9 +103,17 @@ func TestStressExactlyOnce(t *testing.T) {
 	rings := map[*ring[int32]]bool{}
 	for next := 0; next < n; {
 		burst := min(n-next, 1+rng.IntN(300))
+		local := rng.IntN(3) == 0 // some bursts unpublished, published at the end or by a later Push
 		for range burst {
-			d.Push(int32(next))
+			if local {
+				d.PushLocal(int32(next))
+			} else {
+				d.Push(int32(next))
+			}
 			next++
+		}
+		if local && rng.IntN(2) == 0 {
+			d.Publish()
 		}
 		rings[d.ring.Load()] = true
 		for range rng.IntN(burst + 1) {
