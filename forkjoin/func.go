@@ -38,34 +38,32 @@ func NewFunc[A, R any](fn func(w *Worker, a A) R) *Func[A, R] {
 
 // funcJob is a Func's job record.
 type funcJob[A, R any] struct {
-	job
-	f   *Func[A, R]
+	job // job.key is the *Func[A, R]; see fn
 	arg A
 	res R
 }
 
+// fn returns the record's Func, which is its cache key: one pointer less per
+// record keeps small records within fewer cache lines, and a record that a
+// thief runs crosses between cores line by line.
+func (j *funcJob[A, R]) fn() *Func[A, R] { return (*Func[A, R])(j.key) }
+
 func (j *funcJob[A, R]) execute(w *Worker) {
 	if s := j.scope; s != nil {
-		// Spawned by Func.Go: nobody joins it; the record stays with w.
+		// Spawned by Func.Go: nobody joins it.
 		if !w.Canceled() {
-			_, pe := callFunc(w, j.f.fn, j.arg)
+			_, pe := callFunc(w, j.fn().fn, j.arg)
 			s.fail(pe)
 		}
 		j.scope = nil
-		if j.owner == w {
-			j.f.put(w, j)
-		} else {
-			// The spawning worker keeps spawning and needs records; we
-			// would only pile them up. Send it back (see giveBack).
-			j.f.clear(j)
-			w.giveBack(&j.job)
-		}
+		j.fn().clear(j)
+		w.release(&j.job)
 		w.flushStats()
 		w.finishScopeTask(s)
 		return
 	}
 	j.markThief(w)
-	j.res, j.panic = callFunc(w, j.f.fn, j.arg)
+	j.res, j.panic = callFunc(w, j.fn().fn, j.arg)
 	w.flushStats()
 	j.latch.set(j.owner)
 }
@@ -170,7 +168,7 @@ func (h Forked[A, R]) Join(w *Worker) R {
 	if j == nil || j.gen != h.gen {
 		panic("forkjoin: Forked joined twice (or a zero Forked)")
 	}
-	f := j.f
+	f := j.fn()
 	if w.takeBack(&j.job) {
 		r, pe := callFunc(w, f.fn, j.arg)
 		f.put(w, j)
@@ -201,7 +199,12 @@ type funcCacheEntry struct {
 	n    int
 }
 
-const maxFreeRecords = 256 // per worker and key: bounds memory after a burst
+// idleFreeRecords is how many free records per key a worker keeps once it
+// runs out of work (see trimCaches). While busy it keeps every record it
+// frees: each one is a record it allocated itself (records forked by other
+// workers go back to them, see giveBack), so a cache never holds more than
+// the most records its worker had in use at once.
+const idleFreeRecords = 256
 
 // cacheEntry returns key's entry, looking in the two slots key may use (two
 // keys in use at once that hash alike then keep their records apart). With
@@ -226,7 +229,10 @@ func (w *Worker) cacheEntry(key unsafe.Pointer, claim bool) *funcCacheEntry {
 	return e1
 }
 
-// cacheGet returns a free record for key, or nil.
+// cacheGet returns a free record for key, or nil. The record's owner is w:
+// records go back to the worker that forked them, even when another worker
+// ran them, and a handle joined on a worker other than its forker's (a
+// misuse) must not leave a record that names another worker as its owner.
 func (w *Worker) cacheGet(key unsafe.Pointer) *job {
 	e := w.cacheEntry(key, false)
 	if e == nil || e.head == nil {
@@ -236,6 +242,7 @@ func (w *Worker) cacheGet(key unsafe.Pointer) *job {
 	e.head = j.next
 	e.n--
 	j.next = nil
+	j.owner = w
 	return j
 }
 
@@ -246,12 +253,26 @@ func (w *Worker) cachePut(key unsafe.Pointer, j *job) {
 	}
 	j.gen++
 	e := w.cacheEntry(key, true)
-	if e.n >= maxFreeRecords {
-		return
-	}
 	j.next = e.head
 	e.head = j
 	e.n++
+}
+
+// trimCaches drops free records beyond idleFreeRecords per key, so that an
+// idle worker holds little after a burst of work.
+func (w *Worker) trimCaches() {
+	for i := range w.funcs {
+		e := &w.funcs[i]
+		if e.n <= idleFreeRecords {
+			continue
+		}
+		j := e.head
+		for range idleFreeRecords - 1 {
+			j = j.next
+		}
+		j.next = nil
+		e.n = idleFreeRecords
+	}
 }
 
 // typeKey returns a pointer unique to type T: the type word of an interface
@@ -262,25 +283,20 @@ func typeKey[T any]() unsafe.Pointer {
 }
 
 func (f *Func[A, R]) get(w *Worker) *funcJob[A, R] {
-	if j := w.cacheGet(unsafe.Pointer(f)); j != nil {
+	j := w.cacheGet(unsafe.Pointer(f))
+	if j == nil && w.returned.Load() != nil && w.reclaim() {
+		j = w.cacheGet(unsafe.Pointer(f))
+	}
+	if j != nil {
 		// The key guarantees the record is a *funcJob[A, R], whose
 		// header is its first field.
-		fj := (*funcJob[A, R])(unsafe.Pointer(j))
-		fj.owner = w // Func.Go's records may come from another worker
-		return fj
+		return (*funcJob[A, R])(unsafe.Pointer(j))
 	}
-	if w.returned.Load() != nil && w.reclaim() {
-		if j := w.cacheGet(unsafe.Pointer(f)); j != nil {
-			fj := (*funcJob[A, R])(unsafe.Pointer(j))
-			fj.owner = w
-			return fj
-		}
-	}
-	j := &funcJob[A, R]{f: f}
-	j.run = j
-	j.owner = w
-	j.key = unsafe.Pointer(f)
-	return j
+	fj := &funcJob[A, R]{}
+	fj.run = fj
+	fj.owner = w
+	fj.key = unsafe.Pointer(f)
+	return fj
 }
 
 func (f *Func[A, R]) put(w *Worker, j *funcJob[A, R]) {

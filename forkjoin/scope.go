@@ -1,6 +1,9 @@
 package forkjoin
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+	"unsafe"
+)
 
 // pendingPerWorker bounds how many of a scope's tasks may wait at once, per
 // worker of the pool. Thieves take half of a deque at a time, so this is
@@ -111,9 +114,13 @@ func (s *S) finish(n int64) {
 // finishScopeTask records that w finished one of s's tasks. Workers batch
 // these counts, so that a worker running many small tasks of one scope does
 // not bounce the scope's counter between cores once per task. The batch is
-// flushed before w runs anything else, looks for work, waits or parks; the
-// scope's owner therefore never waits on a count that a busy worker holds
-// for longer than one task of the same scope.
+// flushed before w runs a task of another scope, when it finds no work at
+// all (before it searches on or parks), and while it waits; a worker that
+// keeps taking tasks of the same scope, from its deque or by stealing, keeps
+// counting. So the scope's owner never waits on a count that a worker holds
+// while not running the scope's tasks, and the backlog bound (full) sees
+// counts late, which errs toward running tasks inline in the spawning loop:
+// for small tasks that is cheaper than queueing them (see docs/design.md).
 func (w *Worker) finishScopeTask(s *S) {
 	if w.doneScope != s {
 		w.flushScope()
@@ -131,12 +138,11 @@ func (w *Worker) flushScope() {
 	}
 }
 
-// scopeJob is the record of a task spawned in a scope. Records are recycled
-// by the worker that ran them.
+// scopeJob is the record of a task spawned in a scope. Like Func.Go's
+// records, it goes back to the worker that spawned it once run.
 type scopeJob struct {
 	job
-	fn       func(*Worker)
-	nextFree *scopeJob
+	fn func(*Worker)
 }
 
 func (j *scopeJob) execute(w *Worker) {
@@ -145,7 +151,7 @@ func (j *scopeJob) execute(w *Worker) {
 		s.fail(callVoid(w, fn))
 	}
 	j.fn, j.scope = nil, nil
-	w.freeScopeJob(j)
+	w.release(&j.job)
 	w.flushStats()
 	w.finishScopeTask(s)
 }
@@ -155,27 +161,20 @@ func (j *scopeJob) abandon(w *Worker) {
 	w.finishScopeTask(j.scope)
 }
 
-const maxFreeScopeJobs = 1024
-
 func (w *Worker) scopeJob() *scopeJob {
-	j := w.scopes
-	if j == nil {
-		j = &scopeJob{}
-		j.run = j
-	} else {
-		w.scopes, j.nextFree = j.nextFree, nil
-		w.nScope--
+	key := typeKey[scopeJob]()
+	j := w.cacheGet(key)
+	if j == nil && w.returned.Load() != nil && w.reclaim() {
+		j = w.cacheGet(key)
 	}
-	j.owner = w
-	return j
-}
-
-func (w *Worker) freeScopeJob(j *scopeJob) {
-	if w.nScope < maxFreeScopeJobs {
-		j.nextFree = w.scopes
-		w.scopes = j
-		w.nScope++
+	if j != nil {
+		return (*scopeJob)(unsafe.Pointer(j)) // the key is the record's type
 	}
+	sj := &scopeJob{}
+	sj.run = sj
+	sj.owner = w
+	sj.key = key
+	return sj
 }
 
 func callScopeBody(s *S, body func(*S)) (pe *PanicError) {

@@ -41,9 +41,6 @@ type Worker struct {
 	retHead, retTail *job
 	retN             int
 
-	scopes *scopeJob // free scope-job records
-	nScope int
-
 	// returned holds records other workers ran for us (Func.Go) and sent
 	// back. Other workers CAS it, so it sits on a line of its own.
 	_        [64]byte
@@ -112,6 +109,7 @@ func (w *Worker) loop() {
 			exited = true
 			return
 		}
+		w.trimCaches() // nothing to do: let go of a burst's records
 		w.park(nil)
 	}
 }
@@ -318,6 +316,16 @@ func (w *Worker) random() uint64 {
 	x ^= x >> 27
 	w.rng = x
 	return x * 2685821657736338717
+}
+
+// release keeps j, a finished record of a spawned task (Func.Go or S.Go),
+// for reuse by the worker that spawned it: w itself, or the owner, by giveBack.
+func (w *Worker) release(j *job) {
+	if j.owner == w {
+		w.cachePut(j.key, j)
+	} else {
+		w.giveBack(j)
+	}
 }
 
 // giveBack sends j, a record another worker forked with Func.Go and w ran, back
