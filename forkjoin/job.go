@@ -23,19 +23,21 @@ type executor interface {
 // read) and, when a thief runs it, by that thief before it sets the latch
 // (which orders them before the joiner's read).
 type job struct {
-	run   executor // the record that embeds this header
-	latch latch    // set when a thief (or a helper) has finished running it
-	owner *Worker  // the worker that forked it and will join it; nil for roots
-	root  *root    // the invocation it belongs to (its context)
-	// thief is 1 + the ID of the worker that ran the job after stealing it,
-	// 0 while nobody did. A joiner waiting for the job steals from there
-	// first: the thief's deque holds the job's own children.
-	thief atomic.Int32
+	// The fields are ordered for size: the header is 80 bytes, so that a
+	// record with a few words of arguments fits two cache lines.
+	run   executor       // the record that embeds this header
+	owner *Worker        // the worker that forked it and will join it; nil for roots
+	root  *root          // the invocation it belongs to (its context)
 	scope *S             // the scope a spawned task belongs to; nil for joined jobs
 	panic *PanicError    // set by execute when the body panicked
 	next  *job           // free-list link
 	key   unsafe.Pointer // the record cache key of the record's type (func.go)
-	gen   uint32         // bumped on every reuse, to catch a double Join
+	latch latch          // set when a thief (or a helper) has finished running it
+	// thief is 1 + the ID of the worker that ran the job after stealing it,
+	// 0 while nobody did. A joiner waiting for the job steals from there
+	// first: the thief's deque holds the job's own children.
+	thief atomic.Int32
+	gen   uint32 // bumped on every reuse, to catch a double Join
 }
 
 // reset makes a record that was completed by another worker ready for reuse.
