@@ -14,6 +14,7 @@ const pendingPerWorker = 16384
 type S struct {
 	w       *Worker
 	limit   int64        // pending tasks beyond which Go runs tasks inline
+	eager   int64        // pending tasks up to which each spawn is published at once
 	pending atomic.Int64 // tasks spawned and not finished
 	sleepy  atomic.Bool  // the owner armed the scope and may be parked
 	panic   atomic.Pointer[PanicError]
@@ -28,7 +29,8 @@ func Scope(w *Worker, body func(s *S)) {
 	if body == nil {
 		panic("forkjoin.Scope: body is nil")
 	}
-	s := &S{w: w, limit: int64(pendingPerWorker * w.pool.Workers())}
+	n := int64(w.pool.Workers())
+	s := &S{w: w, limit: pendingPerWorker * n, eager: 2 * publishEvery * n}
 	s.fail(callScopeBody(s, body))
 	// Our own tasks sit on top of our deque (or at the back of the shared
 	// queue), where waitFor looks first; stolen ones we wait for, helping.
@@ -65,8 +67,8 @@ func (s *S) GoFrom(w *Worker, fn func(w *Worker)) {
 // spawn queues j, a task of s that w forks.
 func (s *S) spawn(w *Worker, j *job) {
 	j.scope = s
-	s.pending.Add(1)
-	w.fork(j)
+	n := s.pending.Add(1)
+	w.spawnTask(j, n <= s.eager)
 }
 
 // ranInline counts a spawn that s.full() had w run at once, and records its

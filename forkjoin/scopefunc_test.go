@@ -2,8 +2,10 @@ package forkjoin_test
 
 import (
 	"errors"
+	"runtime"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/fjkit/fjkit/forkjoin"
 )
@@ -80,5 +82,66 @@ func TestFuncGoPanic(t *testing.T) {
 			t.Fatalf("%v: pool unusable after a panic", mode)
 		}
 		p.Close()
+	}
+}
+
+// waitUntil spins (yielding) until cond holds, and reports false if it does
+// not within 10 seconds.
+func waitUntil(cond func() bool) bool {
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			return false
+		}
+		runtime.Gosched()
+	}
+	return true
+}
+
+// A spawn while another worker is idle is published at once: the idle worker
+// runs it while the spawning task is still busy. (Spawns are otherwise
+// published in batches; see TestFewSpawnsWaitUnpublished.)
+func TestSpawnRunsWhileSpawnerComputes(t *testing.T) {
+	p := forkjoin.New(forkjoin.Workers(2))
+	defer p.Close()
+	for i := 0; i < 20 && !t.Failed(); i++ {
+		var ran atomic.Bool
+		forkjoin.Run(p, func(w *forkjoin.Worker) {
+			forkjoin.Scope(w, func(s *forkjoin.S) {
+				s.Go(func(*forkjoin.Worker) { ran.Store(true) })
+				// Stand-in for long serial work after the spawn.
+				if !waitUntil(ran.Load) {
+					t.Error("the spawned task did not run while its spawner computed; the other worker was idle")
+				}
+			})
+		})
+	}
+}
+
+// However many tasks a loop spawns, only a few (less than one publication
+// batch, 16) stay unpublished when the spawner turns to other work: the other
+// worker runs all the others meanwhile.
+func TestFewSpawnsWaitUnpublished(t *testing.T) {
+	const n, batch = 10_000, 16
+	p := forkjoin.New(forkjoin.Workers(2))
+	defer p.Close()
+	hits := make([]atomic.Int32, n)
+	var ran atomic.Int64
+	forkjoin.Run(p, func(w *forkjoin.Worker) {
+		forkjoin.Scope(w, func(s *forkjoin.S) {
+			for i := range n {
+				s.Go(func(*forkjoin.Worker) { hits[i].Add(1); ran.Add(1) })
+			}
+			// Stand-in for long serial work after the loop.
+			if !waitUntil(func() bool { return ran.Load() > n-batch }) {
+				t.Errorf("%d of %d tasks ran while the spawner computed; want all but fewer than %d",
+					ran.Load(), n, batch)
+			}
+		})
+	})
+	for i := range hits {
+		if h := hits[i].Load(); h != 1 {
+			t.Fatalf("task %d ran %d times, want 1", i, h)
+		}
 	}
 }

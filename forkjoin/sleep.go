@@ -34,6 +34,11 @@ func (s *sleep) notify() {
 	}
 }
 
+// hungry reports whether some worker is looking for work or parked.
+func (s *sleep) hungry() bool {
+	return s.searching.Load() != 0 || s.idle.Load() != 0
+}
+
 // wakeOne wakes the most recently parked worker (its cache is the warmest).
 func (s *sleep) wakeOne() {
 	s.mu.Lock()

@@ -219,6 +219,31 @@ func (w *Worker) fork(j *job) {
 	p.sleep.notify()
 }
 
+// spawnTask queues j, a scope's task, like fork. In work-stealing mode it
+// leaves j unpublished (PushLocal), unless eager is set, a worker is looking
+// for work, or publishEvery tasks are waiting: a loop that spawns many tasks
+// then pays one fenced store per batch instead of one per task, and the
+// thieves' loads of bottom mostly hit their caches. An unpublished task waits
+// at most until its worker spawns, forks or waits again, or runs out of work
+// and pops it. The caller sets eager when thieves may have nothing else to
+// take (see S.spawn).
+func (w *Worker) spawnTask(j *job, eager bool) {
+	if w.shared {
+		w.fork(j)
+		return
+	}
+	j.root = w.root
+	w.nTasks++
+	w.deque.PushLocal(j)
+	s := &w.pool.sleep
+	if eager || w.deque.Local() >= publishEvery || s.hungry() {
+		w.deque.Publish()
+		s.notify()
+	}
+}
+
+const publishEvery = 16
+
 // takeBack tries to reclaim j, which w forked, so that w can run it inline.
 // It reports false when j was taken by another worker (or already run). In
 // work-stealing mode jobs w forked after j and has not joined yet (a Future
@@ -267,6 +292,7 @@ func (w *Worker) takeBackJoin(j *job) bool {
 // hint (the thief of the awaited job, whose deque holds that job's children),
 // then from anyone, and parks on pr when there is nothing to take.
 func (w *Worker) waitFor(pr probe, hint *job) {
+	w.deque.Publish()
 	idle := 0
 	for w.flushScope(); !pr.done(); w.flushScope() {
 		if x := w.findHelp(hint); x != nil {
