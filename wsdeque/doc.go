@@ -10,11 +10,19 @@
 // A fork-join scheduler gives each worker one Deque: a worker pushes the work
 // it forks and pops it back when nobody took it, and idle workers steal.
 //
+// An owner that pushes many values in a row can skip the fenced store per
+// value: PushLocal adds a value that thieves do not see yet, and Publish
+// makes all of them visible with one store. Pop takes unpublished values with
+// no atomic operation at all.
+//
 // # Invariants
 //
 //   - Indices are int64 and only grow at the top: top counts values ever taken
 //     from the top, bottom is where the next Push writes; bottom - top is the
 //     length. Pop on an empty deque cannot underflow.
+//   - Thieves see only published values: those below bottom, which Push and
+//     Publish store. Values pushed with PushLocal above it are the owner's
+//     alone until then; Len counts published values only.
 //   - Every value pushed is removed at most once: by Pop, by Steal or by
 //     StealHalf. Thieves claim index top with a CAS; the owner claims the
 //     last value with the same CAS and every other value by moving bottom

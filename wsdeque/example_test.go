@@ -94,3 +94,20 @@ func ExampleDeque_Len() {
 	fmt.Println(d.Len(), d.Cap() >= d.Len())
 	// Output: 1 true
 }
+
+// PushLocal queues values that thieves cannot take until Publish; the owner
+// can pop them at any time.
+func ExampleDeque_PushLocal() {
+	var d wsdeque.Deque[int]
+	for i := range 4 {
+		d.PushLocal(i)
+	}
+	_, stolen := d.Steal()
+	fmt.Println("before Publish:", d.Len(), d.Local(), stolen)
+	d.Publish()
+	v, _ := d.Steal()
+	fmt.Println("after Publish:", d.Len(), d.Local(), v)
+	// Output:
+	// before Publish: 0 4 false
+	// after Publish: 3 0 0
+}
