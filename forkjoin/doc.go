@@ -46,6 +46,15 @@
 // from anyone, and parks on the task's latch only when there is nothing to
 // take. Waiting never idles a worker while work exists that it can reach.
 //
+// A scope's spawns (S.Go, Func.Go) are made stealable in batches: while
+// every worker is busy, up to 15 of them wait unpublished on the spawning
+// worker's deque, which saves a fenced store per task in a spawning loop.
+// They are published as soon as a spawn finds a worker idle, when the worker
+// forks or waits, and it runs them itself when it runs out of work. So wait
+// for tasks only through the library (a scope's end, Join, Future.Join): a
+// task that blocks on a channel, a lock or a sync.WaitGroup until a task it
+// spawned has run may wait for ever, as it always could in a one-worker pool.
+//
 // In SharedQueue mode every fork goes to one mutex-protected queue that all
 // workers take from: the design most tutorials begin with, kept as a fallback
 // and as the baseline that shows the cost of coordinating through one lock on

@@ -43,7 +43,9 @@ func Scope(w *Worker, body func(s *S)) {
 // Go spawns fn in the scope. Call it from body, or from code body runs inline
 // on the same worker; a task spawned by Go that wants to spawn more into the
 // scope uses s.GoFrom with its own worker. Once the invocation is canceled
-// (see InvokeContext), Go starts nothing.
+// (see InvokeContext), Go starts nothing. The task may not be stealable at
+// once (spawns are published in batches while every worker is busy; see the
+// package doc): wait for it through the scope, not by blocking on it.
 func (s *S) Go(fn func(w *Worker)) { s.GoFrom(s.w, fn) }
 
 // GoFrom spawns fn in the scope from a task running on w, which may be a

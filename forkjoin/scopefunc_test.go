@@ -100,7 +100,9 @@ func waitUntil(cond func() bool) bool {
 
 // A spawn while another worker is idle is published at once: the idle worker
 // runs it while the spawning task is still busy. (Spawns are otherwise
-// published in batches; see TestFewSpawnsWaitUnpublished.)
+// published in batches; see TestFewSpawnsWaitUnpublished. Spinning on a
+// spawned task, as this test does to observe that, is what users must not do
+// in general: see the package doc.)
 func TestSpawnRunsWhileSpawnerComputes(t *testing.T) {
 	p := forkjoin.New(forkjoin.Workers(2))
 	defer p.Close()
@@ -144,4 +146,53 @@ func TestFewSpawnsWaitUnpublished(t *testing.T) {
 			t.Fatalf("task %d ran %d times, want 1", i, h)
 		}
 	}
+}
+
+// Spawns held back while every worker was busy are published when the
+// spawner waits for its scope, and a parked worker is woken for them: here
+// two of them must run at the same time, so the scope finishes only if the
+// other worker, parked by then, is woken.
+func TestWaitPublishesHeldBackSpawns(t *testing.T) {
+	p := forkjoin.New(forkjoin.Workers(2))
+	defer func() {
+		if !t.Failed() { // Close would wait for the stuck Run
+			p.Close()
+		}
+	}()
+	withTimeout(t, 20*time.Second, func() {
+		forkjoin.Run(p, func(w *forkjoin.Worker) {
+			forkjoin.Scope(w, func(s *forkjoin.S) {
+				// Keep the other worker busy on a gate.
+				gate := make(chan struct{})
+				var entered atomic.Bool
+				s.Go(func(*forkjoin.Worker) { entered.Store(true); <-gate })
+				if !waitUntil(entered.Load) {
+					t.Error("the gate task never started")
+					close(gate)
+					return
+				}
+				// Enough tasks that the scope stops publishing every
+				// spawn at once, then two that must meet: nobody is
+				// idle, so they stay unpublished.
+				for range 100 {
+					s.Go(func(*forkjoin.Worker) {})
+				}
+				var arrived atomic.Int32
+				meet := func(*forkjoin.Worker) {
+					arrived.Add(1)
+					for arrived.Load() < 2 {
+						runtime.Gosched()
+					}
+				}
+				s.Go(meet)
+				s.Go(meet)
+				parks := p.Stats().Parks
+				close(gate)
+				// The other worker runs the published tasks and parks.
+				if !waitUntil(func() bool { return p.Stats().Parks > parks }) {
+					t.Error("the other worker never parked")
+				}
+			})
+		})
+	})
 }

@@ -225,8 +225,9 @@ func (w *Worker) fork(j *job) {
 // then pays one fenced store per batch instead of one per task, and the
 // thieves' loads of bottom mostly hit their caches. An unpublished task waits
 // at most until its worker spawns, forks or waits again, or runs out of work
-// and pops it. The caller sets eager when thieves may have nothing else to
-// take (see S.spawn).
+// and pops it; so a task must not block on a task it spawned other than
+// through the scope (see the package doc). The caller sets eager when
+// thieves may have nothing else to take (see S.spawn).
 func (w *Worker) spawnTask(j *job, eager bool) {
 	if w.shared {
 		w.fork(j)
@@ -292,7 +293,11 @@ func (w *Worker) takeBackJoin(j *job) bool {
 // hint (the thief of the awaited job, whose deque holds that job's children),
 // then from anyone, and parks on pr when there is nothing to take.
 func (w *Worker) waitFor(pr probe, hint *job) {
-	w.deque.Publish()
+	if w.deque.Local() > 0 {
+		// Spawns held back while everyone was busy: others may be idle now.
+		w.deque.Publish()
+		w.pool.sleep.notify()
+	}
 	idle := 0
 	for w.flushScope(); !pr.done(); w.flushScope() {
 		if x := w.findHelp(hint); x != nil {
