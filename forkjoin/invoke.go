@@ -9,6 +9,9 @@ import (
 type root struct {
 	ctx      context.Context
 	canceled atomic.Bool // set once ctx is done; read by Worker.Canceled
+	// late: ctx was done when fn returned, so its result may be partial.
+	// Written before the root job's done channel closes.
+	late bool
 }
 
 // rootJob is the task Invoke hands to the pool through the injector.
@@ -23,6 +26,9 @@ type rootJob[T any] struct {
 func (j *rootJob[T]) execute(w *Worker) {
 	w.nTasks++
 	j.res, j.panic = call(w, j.fn)
+	if r := j.root; r != nil && r.ctx != nil {
+		r.late = r.ctx.Err() != nil
+	}
 	j.complete(w)
 }
 
@@ -70,10 +76,11 @@ func Run(p *Pool, fn func(w *Worker)) {
 }
 
 // InvokeContext is Invoke with a way out: when ctx is done before fn returns,
-// InvokeContext returns ctx.Err() at once. The tasks see the cancellation
-// through w.Context() and w.Canceled(); For, ForRange, Reduce and Scope stop
-// starting new work, and the rest drains in the background (Close waits for
-// it). A panic in the tasks is re-raised only if fn finished first.
+// InvokeContext returns ctx.Err(), at once if fn is still running. The tasks
+// see the cancellation through w.Context() and w.Canceled(); For, ForRange,
+// Reduce and Scope stop starting new work, and the rest drains in the
+// background (Close waits for it). A panic in the tasks is re-raised if fn
+// finished before InvokeContext returned.
 func InvokeContext[T any](ctx context.Context, p *Pool, fn func(w *Worker) T) (T, error) {
 	var zero T
 	if fn == nil {
@@ -90,7 +97,7 @@ func InvokeContext[T any](ctx context.Context, p *Pool, fn func(w *Worker) T) (T
 	case <-j.done:
 	case <-ctx.Done():
 		select {
-		case <-j.done: // finished at the same moment: prefer the result
+		case <-j.done:
 		default:
 			// Tell the tasks ourselves: the deferred stop may run before
 			// the AfterFunc does (a context closes Done before it runs
@@ -102,6 +109,11 @@ func InvokeContext[T any](ctx context.Context, p *Pool, fn func(w *Worker) T) (T
 	}
 	if j.panic != nil {
 		panic(j.panic)
+	}
+	if r.late {
+		// ctx was done before fn returned, whichever channel the select
+		// picked when both were ready: the result may be partial.
+		return zero, ctx.Err()
 	}
 	return j.res, nil
 }

@@ -290,3 +290,20 @@ func TestCloseIdle(t *testing.T) {
 		t.Errorf("default pool after Close: fib(10) = %d, want 55", got)
 	}
 }
+
+// A context canceled before fn returns gives ctx.Err(), also when fn returns
+// right after the cancel, so that the caller's select finds both the result
+// and the cancellation ready (it used to pick one at random).
+func TestInvokeContextCanceledBeforeReturn(t *testing.T) {
+	p := newPool(t, forkjoin.Workers(2))
+	for i := range 2000 {
+		ctx, cancel := context.WithCancel(context.Background())
+		v, err := forkjoin.InvokeContext(ctx, p, func(w *forkjoin.Worker) int {
+			cancel()
+			return 1
+		})
+		if err != context.Canceled {
+			t.Fatalf("round %d: InvokeContext = %d, %v; want 0, context.Canceled", i, v, err)
+		}
+	}
+}
