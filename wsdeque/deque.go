@@ -113,6 +113,11 @@ func (d *Deque[T]) Push(v T) {
 // PushLocal adds v at the bottom without publishing it: thieves do not see
 // it (nor any value pushed after it) until the owner calls Publish or Push.
 // It costs no atomic store. Owner only.
+//
+// Its first lines repeat Push's on purpose: Push must stay small enough to
+// inline into the runtime's fork, and sharing them through a helper (or
+// calling PushLocal from Push) made fib(30) with a fork per call 2 to 9 %
+// slower.
 func (d *Deque[T]) PushLocal(v T) {
 	b := d.next
 	r := d.ring.Load()
