@@ -283,6 +283,10 @@ func typeKey[T any]() unsafe.Pointer {
 }
 
 func (f *Func[A, R]) get(w *Worker) *funcJob[A, R] {
+	if j := w.hot; j != nil && j.key == unsafe.Pointer(f) {
+		w.hot = nil
+		return (*funcJob[A, R])(unsafe.Pointer(j))
+	}
 	j := w.cacheGet(unsafe.Pointer(f))
 	if j == nil && w.returned.Load() != nil && w.reclaim() {
 		j = w.cacheGet(unsafe.Pointer(f))
@@ -301,6 +305,13 @@ func (f *Func[A, R]) get(w *Worker) *funcJob[A, R] {
 
 func (f *Func[A, R]) put(w *Worker, j *funcJob[A, R]) {
 	f.clear(j)
+	if w.hot == nil && j.latch.state.Load() == latchUnset {
+		// Joins nest: the record freed last is the one the next fork
+		// wants. Keep it at hand, past the table's lookup.
+		j.gen++
+		w.hot = &j.job
+		return
+	}
 	w.cachePut(unsafe.Pointer(f), &j.job)
 }
 

@@ -30,6 +30,7 @@ type Worker struct {
 	isParked bool          // in pool.sleep.parked; guarded by pool.sleep.mu
 
 	funcs [funcCacheSize]funcCacheEntry // free records of Funcs, see func.go
+	hot   *job                          // a free Func record, before the table (Func.put)
 	// Finished tasks of one scope not yet subtracted from its count; see
 	// finishScopeTask.
 	doneScope *S
