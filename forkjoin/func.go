@@ -233,10 +233,19 @@ func (w *Worker) cacheEntry(key unsafe.Pointer, claim bool) *funcCacheEntry {
 // records go back to the worker that forked them, even when another worker
 // ran them, and a handle joined on a worker other than its forker's (a
 // misuse) must not leave a record that names another worker as its owner.
+//
+// When the table has none, it takes back the records other workers returned
+// (giveBack) and looks once more: every record kind goes through here, so
+// none can forget to.
 func (w *Worker) cacheGet(key unsafe.Pointer) *job {
 	e := w.cacheEntry(key, false)
 	if e == nil || e.head == nil {
-		return nil
+		if w.returned.Load() == nil || !w.reclaim() {
+			return nil
+		}
+		if e = w.cacheEntry(key, false); e == nil || e.head == nil {
+			return nil
+		}
 	}
 	j := e.head
 	e.head = j.next
@@ -287,11 +296,7 @@ func (f *Func[A, R]) get(w *Worker) *funcJob[A, R] {
 		w.hot = nil
 		return (*funcJob[A, R])(unsafe.Pointer(j))
 	}
-	j := w.cacheGet(unsafe.Pointer(f))
-	if j == nil && w.returned.Load() != nil && w.reclaim() {
-		j = w.cacheGet(unsafe.Pointer(f))
-	}
-	if j != nil {
+	if j := w.cacheGet(unsafe.Pointer(f)); j != nil {
 		// The key guarantees the record is a *funcJob[A, R], whose
 		// header is its first field.
 		return (*funcJob[A, R])(unsafe.Pointer(j))

@@ -167,11 +167,7 @@ func (j *scopeJob) abandon(w *Worker) {
 
 func (w *Worker) scopeJob() *scopeJob {
 	key := typeKey[scopeJob]()
-	j := w.cacheGet(key)
-	if j == nil && w.returned.Load() != nil && w.reclaim() {
-		j = w.cacheGet(key)
-	}
-	if j != nil {
+	if j := w.cacheGet(key); j != nil {
 		return (*scopeJob)(unsafe.Pointer(j)) // the key is the record's type
 	}
 	sj := &scopeJob{}
