@@ -553,6 +553,10 @@ func partitionOrdered[T cmp.Ordered](data []T, a, b int) (int, bool) {
 // element had to move.
 func partitionAroundOrdered[T cmp.Ordered](data []T, l, r int, pivot T) (int, bool) {
 	// Invariant: data[...:l] < pivot <= data[r:...]; data[l:r] is unseen.
+	// The first scan-and-swap is written out before the blocks and again
+	// after them, rather than folded into one loop with a flag as in
+	// partitionAroundCmpFunc: the folded loop measured 1.3 % slower
+	// (BenchmarkSort/n=1e+06/QuickSort, 9 runs each, 2-core AMD EPYC).
 	for l < r && cmp.Less(data[l], pivot) {
 		l++
 	}
