@@ -93,6 +93,18 @@ func (r *modelRun) pushLocal() {
 	r.ma.pushLocal(r.next)
 }
 
+// take runs one removal on a deque and on its model and fails unless both
+// return the same value and ok.
+func (r *modelRun) take(op, call string, real, model func() (int, bool)) {
+	r.t.Helper()
+	r.trace.WriteString(" " + op)
+	got, ok := real()
+	want, wok := model()
+	if got != want || ok != wok {
+		r.fail("%s = %d, %v; want %d, %v", call, got, ok, want, wok)
+	}
+}
+
 // do applies the operation that byte c encodes.
 func (r *modelRun) do(c byte) {
 	r.t.Helper()
@@ -127,19 +139,9 @@ func (r *modelRun) do(c byte) {
 			}
 		}
 	case 3:
-		r.trace.WriteString(" pop")
-		got, ok := r.a.Pop()
-		want, wok := r.ma.pop()
-		if got != want || ok != wok {
-			r.fail("a.Pop() = %d, %v; want %d, %v", got, ok, want, wok)
-		}
+		r.take("pop", "a.Pop()", r.a.Pop, r.ma.pop)
 	case 4:
-		r.trace.WriteString(" steal")
-		got, ok := r.a.Steal()
-		want, wok := r.ma.steal()
-		if got != want || ok != wok {
-			r.fail("a.Steal() = %d, %v; want %d, %v", got, ok, want, wok)
-		}
+		r.take("steal", "a.Steal()", r.a.Steal, r.ma.steal)
 	case 5:
 		r.trace.WriteString(" halfAB")
 		got := r.a.StealHalf(r.b)
@@ -148,20 +150,10 @@ func (r *modelRun) do(c byte) {
 			r.fail("a.StealHalf(b) = %d; want %d", got, want)
 		}
 	case 6:
-		r.trace.WriteString(" popB")
-		got, ok := r.b.Pop()
-		want, wok := r.mb.pop()
-		if got != want || ok != wok {
-			r.fail("b.Pop() = %d, %v; want %d, %v", got, ok, want, wok)
-		}
+		r.take("popB", "b.Pop()", r.b.Pop, r.mb.pop)
 	case 7:
 		if c&8 == 0 {
-			r.trace.WriteString(" stealB")
-			got, ok := r.b.Steal()
-			want, wok := r.mb.steal()
-			if got != want || ok != wok {
-				r.fail("b.Steal() = %d, %v; want %d, %v", got, ok, want, wok)
-			}
+			r.take("stealB", "b.Steal()", r.b.Steal, r.mb.steal)
 		} else {
 			r.trace.WriteString(" halfBA")
 			got := r.b.StealHalf(r.a)
