@@ -25,27 +25,9 @@ import (
 // slices.Sort, and 1.5 and 2.2 times the goroutine sort.
 func BenchmarkSort(b *testing.B) {
 	for _, n := range []int{1e6, 1e7} {
-		src := make([]int64, n)
-		r := rand.New(rand.NewPCG(1, uint64(n)))
-		for i := range src {
-			src[i] = r.Int64()
-		}
-		s := make([]int64, n)
+		src, s := randomInt64s(1, n), make([]int64, n)
 		run := func(name string, sort func(s []int64)) {
-			b.Run(fmt.Sprintf("n=%.0e/%s", float64(n), name), func(b *testing.B) {
-				b.ReportAllocs()
-				b.SetBytes(int64(n) * 8)
-				for b.Loop() {
-					b.StopTimer()
-					copy(s, src)
-					b.StartTimer()
-					sort(s)
-				}
-				b.StopTimer()
-				if !slices.IsSorted(s) {
-					b.Fatalf("%s did not sort", name)
-				}
-			})
+			benchSort(b, fmt.Sprintf("n=%.0e/%s", float64(n), name), src, s, sort)
 		}
 		run("slices.Sort", slices.Sort[[]int64])
 		run("goroutines", func(s []int64) { goroutineMergeSort(s) })
@@ -82,16 +64,7 @@ func BenchmarkSortPatterns(b *testing.B) {
 			{"MergeSort", func(s []int) { forkjoin.Run(p, func(w *forkjoin.Worker) { MergeSort(w, s) }) }},
 			{"QuickSort", func(s []int) { forkjoin.Run(p, func(w *forkjoin.Worker) { QuickSort(w, s) }) }},
 		} {
-			b.Run(pat.name+"/"+alg.name, func(b *testing.B) {
-				b.ReportAllocs()
-				b.SetBytes(n * 8)
-				for b.Loop() {
-					b.StopTimer()
-					copy(s, src)
-					b.StartTimer()
-					alg.sort(s)
-				}
-			})
+			benchSort(b, pat.name+"/"+alg.name, src, s, alg.sort)
 		}
 	}
 }
@@ -100,24 +73,8 @@ func BenchmarkSortPatterns(b *testing.B) {
 // against slices.SortFunc and slices.SortStableFunc.
 func BenchmarkSortFunc(b *testing.B) {
 	const n = 1e6
-	src := make([]int64, n)
-	r := rand.New(rand.NewPCG(2, n))
-	for i := range src {
-		src[i] = r.Int64()
-	}
-	s := make([]int64, n)
-	run := func(name string, sort func(s []int64)) {
-		b.Run(name, func(b *testing.B) {
-			b.ReportAllocs()
-			b.SetBytes(n * 8)
-			for b.Loop() {
-				b.StopTimer()
-				copy(s, src)
-				b.StartTimer()
-				sort(s)
-			}
-		})
-	}
+	src, s := randomInt64s(2, n), make([]int64, n)
+	run := func(name string, sort func(s []int64)) { benchSort(b, name, src, s, sort) }
 	run("slices.SortFunc", func(s []int64) { slices.SortFunc(s, cmp.Compare[int64]) })
 	run("slices.SortStableFunc", func(s []int64) { slices.SortStableFunc(s, cmp.Compare[int64]) })
 	for _, workers := range []int{1, 2} {
@@ -138,12 +95,7 @@ func BenchmarkSortFunc(b *testing.B) {
 // were chosen from it.
 func BenchmarkSortCutoff(b *testing.B) {
 	const n = 1e6
-	src := make([]int64, n)
-	r := rand.New(rand.NewPCG(3, n))
-	for i := range src {
-		src[i] = r.Int64()
-	}
-	s := make([]int64, n)
+	src, s := randomInt64s(3, n), make([]int64, n)
 	buf := make([]int64, n)
 	p := forkjoin.New(forkjoin.Workers(2))
 	defer p.Close()
@@ -155,18 +107,38 @@ func BenchmarkSortCutoff(b *testing.B) {
 			{"MergeSort", func(w *forkjoin.Worker) { parallelMergeSortOrdered(w, s, buf, cutoff) }},
 			{"QuickSort", func(w *forkjoin.Worker) { parallelQuickSortOrdered(w, s, cutoff) }},
 		} {
-			b.Run(fmt.Sprintf("%s/cutoff=%d", alg.name, cutoff), func(b *testing.B) {
-				b.ReportAllocs()
-				b.SetBytes(n * 8)
-				for b.Loop() {
-					b.StopTimer()
-					copy(s, src)
-					b.StartTimer()
-					forkjoin.Run(p, alg.sort)
-				}
-			})
+			benchSort(b, fmt.Sprintf("%s/cutoff=%d", alg.name, cutoff), src, s, func([]int64) { forkjoin.Run(p, alg.sort) })
 		}
 	}
+}
+
+// randomInt64s returns n pseudo-random int64s, the same for the same seed.
+func randomInt64s(seed uint64, n int) []int64 {
+	r := rand.New(rand.NewPCG(seed, uint64(n)))
+	src := make([]int64, n)
+	for i := range src {
+		src[i] = r.Int64()
+	}
+	return src
+}
+
+// benchSort times sort on a fresh copy of src in s each iteration (the
+// copy untimed), reporting bytes sorted per second, and checks the result.
+func benchSort[T cmp.Ordered](b *testing.B, name string, src, s []T, sort func(s []T)) {
+	b.Run(name, func(b *testing.B) {
+		b.ReportAllocs()
+		b.SetBytes(int64(len(src)) * 8)
+		for b.Loop() {
+			b.StopTimer()
+			copy(s, src)
+			b.StartTimer()
+			sort(s)
+		}
+		b.StopTimer()
+		if !slices.IsSorted(s) {
+			b.Fatalf("%s did not sort", name)
+		}
+	})
 }
 
 // goroutineSortCutoff is the length below which goroutineMergeSort sorts
