@@ -162,11 +162,15 @@ type Forked[A, R any] struct {
 
 // Join waits for the forked call and returns its result: it runs it inline
 // if nobody stole it, or helps until the thief is done. A panic in the call is
-// re-raised as a *PanicError. Join panics if the handle was already joined.
+// re-raised as a *PanicError. Join panics if the handle was already joined,
+// or if w is not the worker that forked it.
 func (h Forked[A, R]) Join(w *Worker) R {
 	j := h.j
 	if j == nil || j.gen != h.gen {
 		panic("forkjoin: Forked joined twice (or a zero Forked)")
+	}
+	if j.owner != w {
+		panic("forkjoin: Forked joined on another worker than the one that forked it; join it from the forking task")
 	}
 	f := j.fn()
 	if w.takeBack(&j.job) {
@@ -229,10 +233,12 @@ func (w *Worker) cacheEntry(key unsafe.Pointer, claim bool) *funcCacheEntry {
 	return e1
 }
 
-// cacheGet returns a free record for key, or nil. The record's owner is w:
-// records go back to the worker that forked them, even when another worker
-// ran them, and a handle joined on a worker other than its forker's (a
-// misuse) must not leave a record that names another worker as its owner.
+// cacheGet returns a free record for key, or nil. The record's owner is
+// already w: records go back to the worker that forked them, even when
+// another worker ran them, and Forked.Join and Future.Join refuse to run on
+// another worker. cacheGet stores it again all the same: without the store,
+// closure Join measured 4 % slower (BenchmarkFib30/closure/workers=1, 91.9
+// against 88.4 ms, medians of 3; code layout, not work).
 //
 // When the table has none, it takes back the records other workers returned
 // (giveBack) and looks once more: every record kind goes through here, so

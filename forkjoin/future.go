@@ -20,13 +20,17 @@ func Spawn[T any](w *Worker, fn func(w *Worker) T) *Future[T] {
 
 // Join returns the spawned task's result: it runs the task inline if nobody
 // took it yet, or helps until it is done. A panic in the task is re-raised as
-// a *PanicError. Join panics if called twice.
+// a *PanicError. Join panics if called twice, or if w is not the worker
+// that spawned it.
 func (f *Future[T]) Join(w *Worker) T {
 	if f.joined {
 		panic("forkjoin: Future joined twice")
 	}
-	f.joined = true
 	j := f.j
+	if j.owner != w {
+		panic("forkjoin: Future joined on another worker than the one that spawned it; join it from the spawning task")
+	}
+	f.joined = true
 	if w.takeBack(&j.job) {
 		r, pe := call(w, j.fn)
 		if pe != nil {

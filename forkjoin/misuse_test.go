@@ -12,6 +12,7 @@ import (
 // the function and the argument, whether called outside or inside a task.
 func TestMisusePanics(t *testing.T) {
 	p := newPool(t, forkjoin.Workers(2))
+	other := newPool(t, forkjoin.Workers(1)) // its worker is never p's
 	inTask := func(f func(w *forkjoin.Worker)) func() {
 		return func() { forkjoin.Run(p, f) }
 	}
@@ -66,6 +67,14 @@ func TestMisusePanics(t *testing.T) {
 			h.Join(w)
 			h2.Join(w)
 		}), []string{"Forked joined twice"}},
+		{"Forked joined on another worker", inTask(func(w *forkjoin.Worker) {
+			h := fibJoin.Fork(w, 5)
+			forkjoin.Run(other, func(w2 *forkjoin.Worker) { h.Join(w2) })
+		}), []string{"Forked joined on another worker"}},
+		{"Future joined on another worker", inTask(func(w *forkjoin.Worker) {
+			f := forkjoin.Spawn(w, nopInt)
+			forkjoin.Run(other, func(w2 *forkjoin.Worker) { f.Join(w2) })
+		}), []string{"Future joined on another worker"}},
 		{"zero Forked", inTask(func(w *forkjoin.Worker) {
 			var h forkjoin.Forked[int, int]
 			h.Join(w)
