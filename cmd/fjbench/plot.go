@@ -105,14 +105,7 @@ func groupPlots(rs []Result, sp []speedup, g []int) []*plot.Plot {
 	for _, w := range workers {
 		ticks = append(ticks, plot.Tick{Value: float64(w), Label: strconv.Itoa(w)})
 	}
-	for _, p := range []*plot.Plot{speed, thru} {
-		p.X.Label.Text = "workers"
-		p.X.Scale = plot.LogScale{}
-		p.X.Tick.Marker = ticks
-		p.Legend.Top = true
-		p.Legend.Left = true
-		p.Add(plotter.NewGrid())
-	}
+	workerAxes(ticks, speed, thru)
 
 	var speedLines, thruLines []any
 	for _, s := range scheds {
@@ -213,14 +206,7 @@ func ratioPlots(rs []Result) []*plot.Plot {
 		ratioLines = append(ratioLines, names[i], rxy)
 		waitLines = append(waitLines, names[i], wxy)
 	}
-	for _, p := range []*plot.Plot{ratio, waits} {
-		p.X.Label.Text = "workers"
-		p.X.Scale = plot.LogScale{}
-		p.X.Tick.Marker = ticks
-		p.Legend.Top = true
-		p.Legend.Left = true
-		p.Add(plotter.NewGrid())
-	}
+	workerAxes(ticks, ratio, waits)
 	if plotutil.AddLinePoints(ratio, ratioLines...) != nil || plotutil.AddLinePoints(waits, waitLines...) != nil {
 		return nil
 	}
@@ -263,4 +249,17 @@ func (siLogTicks) Ticks(lo, hi float64) []plot.Tick {
 		return ticks
 	}
 	return []plot.Tick{{Value: lo, Label: fmtSI(lo)}, {Value: hi, Label: fmtSI(hi)}}
+}
+
+// workerAxes sets up plots whose x axis is the worker count, on a log scale
+// with a tick at each count measured, legend top left, over a grid.
+func workerAxes(ticks plot.ConstantTicks, ps ...*plot.Plot) {
+	for _, p := range ps {
+		p.X.Label.Text = "workers"
+		p.X.Scale = plot.LogScale{}
+		p.X.Tick.Marker = ticks
+		p.Legend.Top = true
+		p.Legend.Left = true
+		p.Add(plotter.NewGrid())
+	}
 }
