@@ -133,60 +133,30 @@ const cappedNote = "Note: chanpool and errgroup fork recursively here, and a rec
 // measureRecursive measures the recursive baselines on body: one goroutine per
 // fork, then the idle-or-inline channel pool and errgroup at every worker count.
 func measureRecursive(b *bench, base Result, workers []int, prepare func(), body func(f forker) uint64) ([]Result, error) {
-	var out []Result
 	r, err := b.measure(base, contender{scheduler: "goroutines", prepare: prepare, work: func() uint64 { return body(goForker{}) }})
 	if err != nil {
-		return out, err
+		return nil, err
 	}
-	out = append(out, r)
-	for _, w := range workers {
-		p := newChanPool(w)
-		r, err := b.measure(base, contender{scheduler: "chanpool", workers: w, prepare: prepare,
-			work: func() uint64 { return body(poolForker{p}) }})
-		p.close()
-		if err != nil {
-			return out, err
-		}
-		out = append(out, r)
-	}
-	for _, w := range workers {
-		r, err := b.measure(base, contender{scheduler: "errgroup", workers: w, prepare: prepare,
-			work: func() uint64 {
-				f := newGroupForker(w)
-				sum := body(f)
-				f.g.Wait() // every child has been waited for already; this only tidies up
-				return sum
-			}})
-		if err != nil {
-			return out, err
-		}
-		out = append(out, r)
-	}
-	return out, nil
+	rs, err := measurePools(b, base, workers, prepare,
+		func(p *chanPool) uint64 { return body(poolForker{p}) },
+		func(w int) uint64 {
+			f := newGroupForker(w)
+			sum := body(f)
+			f.g.Wait() // every child has been waited for already; this only tidies up
+			return sum
+		})
+	return append([]Result{r}, rs...), err
 }
 
 // measureFlat measures the flat baselines on tasks 0..n-1 followed by
 // finish, which returns the checksum: the channel pool and errgroup at every
 // worker count, then one goroutine per task.
 func measureFlat(b *bench, base Result, workers []int, prepare func(), n int, task func(i int), finish func() uint64) ([]Result, error) {
-	var out []Result
-	for _, w := range workers {
-		p := newChanPool(w)
-		r, err := b.measure(base, contender{scheduler: "chanpool", workers: w, prepare: prepare,
-			work: func() uint64 { p.flat(n, task); return finish() }})
-		p.close()
-		if err != nil {
-			return out, err
-		}
-		out = append(out, r)
-	}
-	for _, w := range workers {
-		r, err := b.measure(base, contender{scheduler: "errgroup", workers: w, prepare: prepare,
-			work: func() uint64 { flatErrgroup(w, n, task); return finish() }})
-		if err != nil {
-			return out, err
-		}
-		out = append(out, r)
+	out, err := measurePools(b, base, workers, prepare,
+		func(p *chanPool) uint64 { p.flat(n, task); return finish() },
+		func(w int) uint64 { flatErrgroup(w, n, task); return finish() })
+	if err != nil {
+		return out, err
 	}
 	r, err := b.measure(base, contender{scheduler: "goroutines", prepare: prepare,
 		work: func() uint64 { flatGoroutines(n, task); return finish() }})
@@ -194,4 +164,30 @@ func measureFlat(b *bench, base Result, workers []int, prepare func(), n int, ta
 		return out, err
 	}
 	return append(out, r), nil
+}
+
+// measurePools measures a channel pool (onPool runs the work on one) and
+// errgroup (onGroup runs it with a limit of w goroutines) at every worker
+// count, in that order.
+func measurePools(b *bench, base Result, workers []int, prepare func(), onPool func(p *chanPool) uint64, onGroup func(w int) uint64) ([]Result, error) {
+	var out []Result
+	for _, w := range workers {
+		p := newChanPool(w)
+		r, err := b.measure(base, contender{scheduler: "chanpool", workers: w, prepare: prepare,
+			work: func() uint64 { return onPool(p) }})
+		p.close()
+		if err != nil {
+			return out, err
+		}
+		out = append(out, r)
+	}
+	for _, w := range workers {
+		r, err := b.measure(base, contender{scheduler: "errgroup", workers: w, prepare: prepare,
+			work: func() uint64 { return onGroup(w) }})
+		if err != nil {
+			return out, err
+		}
+		out = append(out, r)
+	}
+	return out, nil
 }
