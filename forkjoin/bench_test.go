@@ -139,7 +139,8 @@ func BenchmarkFib40Cutoff20(b *testing.B) {
 }
 
 // seedTask is the seeds' task body: weight rounds of an LCG step mixed with a
-// shift, from seed|1.
+// shift, from seed|1. It is cmd/fjbench's seedTask, written again because a
+// test of forkjoin cannot import a package above it; change both together.
 func seedTask(seed uint64, weight int) uint64 {
 	state := seed | 1
 	for range weight {
