@@ -170,21 +170,29 @@ var patterns = []pattern{
 	}},
 }
 
-func TestSortsMatchSlicesSort(t *testing.T) {
-	type testCase struct {
-		pattern  string
-		in, want []int
-	}
-	var cases []testCase
-	r := rand.New(rand.NewPCG(1, 2))
-	for _, n := range sortSizes() {
+// patternCase is an input of one of the patterns and its sorted copy.
+type patternCase struct {
+	pattern  string
+	in, want []int
+}
+
+// patternCases makes every pattern at every size in sizes, with want sorted
+// by slices.Sort.
+func patternCases(r *rand.Rand, sizes []int) []patternCase {
+	var cases []patternCase
+	for _, n := range sizes {
 		for _, pat := range patterns {
 			in := pat.make(n, r)
 			want := slices.Clone(in)
 			slices.Sort(want)
-			cases = append(cases, testCase{pat.name, in, want})
+			cases = append(cases, patternCase{pat.name, in, want})
 		}
 	}
+	return cases
+}
+
+func TestSortsMatchSlicesSort(t *testing.T) {
+	cases := patternCases(rand.New(rand.NewPCG(1, 2)), sortSizes())
 	forEachSortPool(t, func(t *testing.T, p *forkjoin.Pool) {
 		for _, tc := range cases {
 			for _, srt := range intSorts {
@@ -221,20 +229,7 @@ func truncate(s string) string {
 // only above quickSortParallelPartition elements, runs at every level of
 // inputs small enough for the race detector.
 func TestQuickSortParallelPartition(t *testing.T) {
-	type testCase struct {
-		pattern  string
-		in, want []int
-	}
-	var cases []testCase
-	r := rand.New(rand.NewPCG(15, 16))
-	for _, n := range []int{300, 1000, 5003, 20000} {
-		for _, pat := range patterns {
-			in := pat.make(n, r)
-			want := slices.Clone(in)
-			slices.Sort(want)
-			cases = append(cases, testCase{pat.name, in, want})
-		}
-	}
+	cases := patternCases(rand.New(rand.NewPCG(15, 16)), []int{300, 1000, 5003, 20000})
 	forEachSortPool(t, func(t *testing.T, p *forkjoin.Pool) {
 		for _, tc := range cases {
 			got := slices.Clone(tc.in)
