@@ -28,27 +28,22 @@ func BenchmarkMatMul1024(b *testing.B) {
 		}
 		report(b)
 	})
-	for _, workers := range benchWorkerCounts {
-		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
-			p := benchPool(b, workers)
-			b.ReportAllocs()
-			for b.Loop() {
-				forkjoin.Run(p, func(w *forkjoin.Worker) { MatMul(w, c, x, y) })
-			}
-			report(b)
-		})
-	}
 	// GFLOP/s counts 2n³ for Strassen too: the rate of an ordinary product
 	// that would take as long.
-	for _, workers := range benchWorkerCounts {
-		b.Run(fmt.Sprintf("strassen/workers=%d", workers), func(b *testing.B) {
-			p := benchPool(b, workers)
-			b.ReportAllocs()
-			for b.Loop() {
-				forkjoin.Run(p, func(w *forkjoin.Worker) { Strassen(w, c, x, y) })
-			}
-			report(b)
-		})
+	for _, alg := range []struct {
+		prefix string
+		mul    func(w *forkjoin.Worker, c, a, b *mat.Dense)
+	}{{"", MatMul}, {"strassen/", Strassen}} {
+		for _, workers := range benchWorkerCounts {
+			b.Run(fmt.Sprintf("%sworkers=%d", alg.prefix, workers), func(b *testing.B) {
+				p := benchPool(b, workers)
+				b.ReportAllocs()
+				for b.Loop() {
+					forkjoin.Run(p, func(w *forkjoin.Worker) { alg.mul(w, c, x, y) })
+				}
+				report(b)
+			})
+		}
 	}
 }
 
