@@ -1,6 +1,7 @@
 package forkjoin
 
 import (
+	"math"
 	"sync/atomic"
 	"unsafe"
 )
@@ -31,6 +32,9 @@ func Scope(w *Worker, body func(s *S)) {
 	}
 	n := int64(w.pool.Workers())
 	s := &S{w: w, limit: pendingPerWorker * n, eager: 2 * publishEvery * n}
+	if w.shared {
+		s.limit = math.MaxInt64 // the shared design queues every task (see full)
+	}
 	s.fail(callScopeBody(s, body))
 	// Our own tasks sit on top of our deque (or at the back of the shared
 	// queue), where waitFor looks first; stolen ones we wait for, helping.
@@ -96,7 +100,7 @@ func (s *S) fail(pe *PanicError) {
 // records be reused, at no cost in parallelism: thousands of tasks are
 // already there for idle workers. Shared-queue mode queues every task, as the
 // design it stands for does.
-func (s *S) full() bool { return !s.w.shared && s.pending.Load() >= s.limit }
+func (s *S) full() bool { return s.pending.Load() >= s.limit }
 
 func (s *S) done() bool { return s.pending.Load() == 0 }
 
