@@ -79,12 +79,10 @@ func (j *funcJob[A, R]) abandon(w *Worker) {
 	j.latch.set(j.owner)
 }
 
+// callFunc is call for a Func's body.
 func callFunc[A, R any](w *Worker, fn func(*Worker, A) R, a A) (r R, pe *PanicError) {
-	defer func() {
-		if v := recover(); v != nil {
-			pe = asPanicError(v)
-		}
-	}()
+	mark := len(w.open)
+	defer func() { pe = w.settleTask(mark, recover(), pe) }()
 	return fn(w, a), nil
 }
 
@@ -96,7 +94,13 @@ func (f *Func[A, R]) Call(w *Worker, a A) R { return f.fn(w, a) }
 // itself unless a thief took it first, in which case w helps with other work
 // until the thief is done. A panic on either side is re-raised as a
 // *PanicError after both sides have finished.
+//
+// Once the invocation is canceled, Join runs neither call and returns zero
+// values. Join and the closure Join are twins (see Join).
 func (f *Func[A, R]) Join(w *Worker, a, b A) (ra, rb R) {
+	if w.canceledOrStale() {
+		return ra, rb
+	}
 	j := f.get(w)
 	j.arg = b
 	w.fork(&j.job)
@@ -113,8 +117,9 @@ func (f *Func[A, R]) Join(w *Worker, a, b A) (ra, rb R) {
 		st = joinRunningB
 		rb = f.fn(w, j.arg)
 	} else {
-		st = joinDone
+		st = joinWaiting
 		w.waitFor(&j.job.latch, &j.job)
+		st = joinDone
 		rb = j.res
 		if pe := j.panic; pe != nil {
 			f.put(w, j)
@@ -127,19 +132,28 @@ func (f *Func[A, R]) Join(w *Worker, a, b A) (ra, rb R) {
 }
 
 // Fork makes f(a) stealable and returns a handle to join it later, in any
-// order, exactly once, from the same task.
+// order, exactly once, from the same task. A handle the task leaves unjoined
+// is joined when the task returns, as Spawn's Futures are. Once the
+// invocation is canceled, Fork starts nothing and the handle yields the
+// zero value.
 func (f *Func[A, R]) Fork(w *Worker, a A) Forked[A, R] {
+	w.check("forkjoin.Func.Fork")
+	if w.Canceled() {
+		return Forked[A, R]{gen: 1} // no record: Join yields the zero value
+	}
 	j := f.get(w)
 	j.arg = a
 	w.fork(&j.job)
+	w.open = append(w.open, &j.job)
 	return Forked[A, R]{j: j, gen: j.gen}
 }
 
 // Go spawns f(a) in scope s, like s.Go, but allocation-free: the record
-// carries a, and the worker that runs it keeps the record for reuse. The
-// result is discarded. Call it from the task that opened the scope.
+// carries a, and the worker that spawned it keeps the record for reuse. The
+// result is discarded. Call it from the scope's body or any of its tasks, as
+// s.Go; it panics where s.Go does.
 func (f *Func[A, R]) Go(s *S, a A) {
-	w := s.w
+	w := s.caller("forkjoin.Func.Go")
 	if w.Canceled() {
 		return
 	}
@@ -166,13 +180,29 @@ type Forked[A, R any] struct {
 // or if w is not the worker that forked it.
 func (h Forked[A, R]) Join(w *Worker) R {
 	j := h.j
-	if j == nil || j.gen != h.gen {
-		panic("forkjoin: Forked joined twice (or a zero Forked)")
+	if j == nil {
+		if h.gen == 0 {
+			panic("forkjoin: Join of a zero Forked; use the handle Func.Fork returned")
+		}
+		var zero R
+		return zero // Fork started nothing: the invocation was canceled
 	}
-	if j.owner != w {
+	if j.gen != h.gen {
+		panic("forkjoin: Forked joined twice")
+	}
+	if j.owner != w || !w.onOwnGoroutine() {
 		panic("forkjoin: Forked joined on another worker than the one that forked it; join it from the forking task")
 	}
 	f := j.fn()
+	if !w.closeOpen(&j.job) {
+		// Joined for us when the forking task returned (settleTask).
+		r, pe := j.res, j.panic
+		f.put(w, j)
+		if pe != nil {
+			panic(pe)
+		}
+		return r
+	}
 	if w.takeBack(&j.job) {
 		r, pe := callFunc(w, f.fn, j.arg)
 		f.put(w, j)
@@ -181,7 +211,7 @@ func (h Forked[A, R]) Join(w *Worker) R {
 		}
 		return r
 	}
-	w.waitFor(&j.job.latch, &j.job)
+	w.waitForJob(&j.job)
 	r, pe := j.res, j.panic
 	f.put(w, j)
 	if pe != nil {
