@@ -1,13 +1,12 @@
 package forkjoin
 
-import "unsafe"
-
 // A Func is a task body registered once, for forks that allocate nothing.
 //
 // Join's closures escape to the heap, since a thief may run them: each Join
-// costs a job record and usually a closure. A Func instead forks job records
-// that carry the argument and the result by value, and each worker keeps the
-// records it used on a free list, so a fork in steady state allocates nothing.
+// usually allocates its closure (its job record comes from the worker's
+// cache). A Func instead forks job records that carry the argument and the
+// result by value, and each worker keeps the records it used on a free list
+// (records.go), so a fork in steady state allocates nothing.
 // Make Funcs once (a package-level variable, or once per call of a generic
 // algorithm) and fork them as often as you like. A Func whose body forks
 // itself is assigned in init, since an initializer that refers to its own
@@ -218,147 +217,4 @@ func (h Forked[A, R]) Join(w *Worker) R {
 		panic(pe)
 	}
 	return r
-}
-
-// Free records are cached per worker in a small table keyed by what
-// determines a record's type: the Func for a Func's records, the record type
-// itself for Join's and Spawn's. A Func needs no registration, and a dropped
-// Func leaves nothing behind but a few records, which the next key hashing to
-// the same entry releases.
-const funcCacheSize = 16
-
-type funcCacheEntry struct {
-	key  unsafe.Pointer
-	head *job
-	n    int
-}
-
-// idleFreeRecords is how many free records per key a worker keeps once it
-// runs out of work (see trimCaches). While busy it keeps every record it
-// frees: each one is a record it allocated itself (records forked by other
-// workers go back to them, see giveBack), so a cache never holds more than
-// the most records its worker had in use at once.
-const idleFreeRecords = 256
-
-// cacheEntry returns key's entry, looking in the two slots key may use (two
-// keys in use at once that hash alike then keep their records apart). With
-// claim set it takes a slot for key if it has none: an empty one, else the
-// second, dropping the records it held.
-func (w *Worker) cacheEntry(key unsafe.Pointer, claim bool) *funcCacheEntry {
-	k := uintptr(key)
-	i := (k>>4 ^ k>>10) % funcCacheSize
-	e0, e1 := &w.funcs[i], &w.funcs[i^1]
-	switch {
-	case e0.key == key:
-		return e0
-	case e1.key == key:
-		return e1
-	case !claim:
-		return nil
-	case e0.key == nil:
-		e0.key = key
-		return e0
-	}
-	e1.key, e1.head, e1.n = key, nil, 0
-	return e1
-}
-
-// cacheGet returns a free record for key, or nil. The record's owner is
-// already w: records go back to the worker that forked them, even when
-// another worker ran them, and Forked.Join and Future.Join refuse to run on
-// another worker. cacheGet stores it again all the same: without the store,
-// closure Join measured 4 % slower (BenchmarkFib30/closure/workers=1, 91.9
-// against 88.4 ms, medians of 3; code layout, not work).
-//
-// When the table has none, it takes back the records other workers returned
-// (giveBack) and looks once more: every record kind goes through here, so
-// none can forget to.
-func (w *Worker) cacheGet(key unsafe.Pointer) *job {
-	e := w.cacheEntry(key, false)
-	if e == nil || e.head == nil {
-		if w.returned.Load() == nil || !w.reclaim() {
-			return nil
-		}
-		if e = w.cacheEntry(key, false); e == nil || e.head == nil {
-			return nil
-		}
-	}
-	j := e.head
-	e.head = j.next
-	e.n--
-	j.next = nil
-	j.owner = w
-	return j
-}
-
-// cachePut keeps j, a finished record of key's type, for reuse by w.
-func (w *Worker) cachePut(key unsafe.Pointer, j *job) {
-	if j.latch.state.Load() != latchUnset {
-		j.reset()
-	}
-	j.gen++
-	e := w.cacheEntry(key, true)
-	j.next = e.head
-	e.head = j
-	e.n++
-}
-
-// trimCaches drops free records beyond idleFreeRecords per key, so that an
-// idle worker holds little after a burst of work.
-func (w *Worker) trimCaches() {
-	for i := range w.funcs {
-		e := &w.funcs[i]
-		if e.n <= idleFreeRecords {
-			continue
-		}
-		j := e.head
-		for range idleFreeRecords - 1 {
-			j = j.next
-		}
-		j.next = nil
-		e.n = idleFreeRecords
-	}
-}
-
-// typeKey returns a pointer unique to type T: the type word of an interface
-// holding a *T. Converting a pointer to an interface does not allocate.
-func typeKey[T any]() unsafe.Pointer {
-	var e any = (*T)(nil)
-	return (*[2]unsafe.Pointer)(unsafe.Pointer(&e))[0]
-}
-
-func (f *Func[A, R]) get(w *Worker) *funcJob[A, R] {
-	if j := w.hot; j != nil && j.key == unsafe.Pointer(f) {
-		w.hot = nil
-		return (*funcJob[A, R])(unsafe.Pointer(j))
-	}
-	if j := w.cacheGet(unsafe.Pointer(f)); j != nil {
-		// The key guarantees the record is a *funcJob[A, R], whose
-		// header is its first field.
-		return (*funcJob[A, R])(unsafe.Pointer(j))
-	}
-	fj := &funcJob[A, R]{}
-	fj.run = fj
-	fj.owner = w
-	fj.key = unsafe.Pointer(f)
-	return fj
-}
-
-func (f *Func[A, R]) put(w *Worker, j *funcJob[A, R]) {
-	f.clear(j)
-	if w.hot == nil && j.latch.state.Load() == latchUnset {
-		// Joins nest: the record freed last is the one the next fork
-		// wants. Keep it at hand, past the table's lookup.
-		j.gen++
-		w.hot = &j.job
-		return
-	}
-	w.cachePut(unsafe.Pointer(f), &j.job)
-}
-
-// clear drops references the caller's data may hold.
-func (f *Func[A, R]) clear(j *funcJob[A, R]) {
-	var a A
-	var r R
-	j.arg, j.res = a, r
 }

@@ -66,6 +66,7 @@ func (j *closureJob[T]) abandon(w *Worker) {
 }
 
 // newClosureJob returns a record for fn from w's free records, or a new one.
+// Only w's goroutine calls it, to fork.
 func newClosureJob[T any](w *Worker, fn func(*Worker) T) *closureJob[T] {
 	if j := w.cacheGet(typeKey[closureJob[T]]()); j != nil {
 		cj := (*closureJob[T])(unsafe.Pointer(j)) // the key is the record's type
@@ -75,6 +76,7 @@ func newClosureJob[T any](w *Worker, fn func(*Worker) T) *closureJob[T] {
 	j := &closureJob[T]{fn: fn}
 	j.run = j
 	j.owner = w
+	j.key = typeKey[closureJob[T]]()
 	return j
 }
 
@@ -84,7 +86,7 @@ func (j *closureJob[T]) free(w *Worker) {
 	var r T
 	j.res = r
 	j.fn = nil
-	w.cachePut(typeKey[closureJob[T]](), &j.job)
+	w.cachePut(j.key, &j.job)
 }
 
 // Join runs fa and fb in parallel and returns both results. It is

@@ -58,7 +58,7 @@ type Worker struct {
 	retN             int
 
 	// returned holds records other workers ran for us (Func.Go and S.Go)
-	// and sent back. Other workers CAS it, so it sits on a line of its own.
+	// and sent back (records.go). Other workers CAS it, so it sits on a line of its own.
 	_        [64]byte
 	returned atomic.Pointer[job]
 	_        [56]byte
@@ -461,71 +461,4 @@ func (w *Worker) random() uint64 {
 	x ^= x >> 27
 	w.rng = x
 	return x * 2685821657736338717
-}
-
-// release keeps j, a finished record of a spawned task (Func.Go or S.Go),
-// for reuse by the worker that spawned it: w itself, or the owner, by giveBack.
-func (w *Worker) release(j *job) {
-	if j.owner == w {
-		w.cachePut(j.key, j)
-	} else {
-		w.giveBack(j)
-	}
-}
-
-// giveBack sends j, a record another worker forked with Func.Go and w ran, back
-// to that worker. A loop spawning tasks that thieves run would otherwise
-// allocate a record for every stolen task while the thieves' caches fill up
-// and drop the rest. Records travel in batches of giveBackBatch, one CAS per
-// batch onto the owner's returned stack; the owner takes the whole stack with
-// one swap when its cache runs dry (reclaim).
-func (w *Worker) giveBack(j *job) {
-	if w.retTo != j.owner {
-		w.flushGiveBack()
-		w.retTo = j.owner
-	}
-	if w.retHead == nil {
-		w.retTail = j
-	}
-	j.next = w.retHead
-	w.retHead = j
-	if w.retN++; w.retN == giveBackBatch {
-		w.flushGiveBack()
-	}
-}
-
-const giveBackBatch = 64
-
-// flushGiveBack pushes the pending batch onto its owner's returned stack.
-// Only pushes use CAS and the owner takes everything with Swap, so there is
-// no ABA problem.
-func (w *Worker) flushGiveBack() {
-	if w.retHead == nil {
-		return
-	}
-	o := w.retTo
-	for {
-		old := o.returned.Load()
-		w.retTail.next = old
-		if o.returned.CompareAndSwap(old, w.retHead) {
-			break
-		}
-	}
-	w.retTo, w.retHead, w.retTail, w.retN = nil, nil, nil, 0
-}
-
-// reclaim moves the records other workers sent back into w's cache and
-// reports whether there were any.
-func (w *Worker) reclaim() bool {
-	j := w.returned.Swap(nil)
-	if j == nil {
-		return false
-	}
-	for j != nil {
-		next := j.next
-		j.next = nil
-		w.cachePut(j.key, j)
-		j = next
-	}
-	return true
 }
