@@ -61,6 +61,7 @@ func forStep(w *Worker, a forArgs) struct{} {
 	}
 	n := a.hi - a.lo
 	if !a.split(w, n) {
+		w.tick()
 		a.body(w, a.lo, a.hi)
 		return struct{}{}
 	}
@@ -139,6 +140,7 @@ func reduceStep[T any](w *Worker, a reduceArgs[T]) T {
 	}
 	n := a.hi - a.lo
 	if !a.split(w, n) {
+		w.tick()
 		acc := a.zero
 		for i := a.lo; i < a.hi; i++ {
 			acc = a.combine(acc, a.mapf(i))

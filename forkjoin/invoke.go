@@ -40,8 +40,16 @@ func (j *rootJob[T]) abandon(w *Worker) {
 
 func (j *rootJob[T]) complete(w *Worker) {
 	w.flushStats()
+	// Leave the invocation before the caller learns it is over: a *Worker
+	// it kept must look idle from then on (canceledOrStale). Roots run
+	// only from the idle loop (waiting workers never take them), so there
+	// is no outer invocation to return to.
+	w.setRoot(nil)
 	close(j.done)
 	j.pool.active.Done()
+	// The caller is now queued on our P: let it run before we look for
+	// more work (yield.go).
+	w.yield(now())
 }
 
 // Invoke runs fn on a worker of p and returns its result. It blocks the

@@ -44,11 +44,12 @@ func New(opts ...Option) *Pool {
 	seed := uint64(time.Now().UnixNano()) | 1
 	for i := range p.workers {
 		p.workers[i] = &Worker{
-			pool:   p,
-			id:     i,
-			shared: c.mode == SharedQueue,
-			rng:    seed + uint64(i)*0x9E3779B97F4A7C15 | 1,
-			wake:   make(chan struct{}, 1),
+			pool:      p,
+			id:        i,
+			shared:    c.mode == SharedQueue,
+			rng:       seed + uint64(i)*0x9E3779B97F4A7C15 | 1,
+			wake:      make(chan struct{}, 1),
+			tickEvery: 64,
 		}
 	}
 	p.wg.Add(len(p.workers))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"runtime"
 	"sync/atomic"
+	"time"
 
 	"github.com/fjkit/fjkit/wsdeque"
 )
@@ -39,6 +40,11 @@ type Worker struct {
 	// joining: parked as a joiner (on a latch or scope), not idle; wokeForWork:
 	// a producer's wakeOne chose us. Both guarded by pool.sleep.mu.
 	joining, wokeForWork bool
+
+	// The yield clock (yield.go): ticks left before the next clock read,
+	// the budget it is reset to, and the times of the last read and yield.
+	ticks, tickEvery     int32
+	lastClock, lastYield time.Duration
 
 	// open holds the records of Spawn and Func.Fork not yet joined, oldest
 	// first; call joins those a task leaves behind (joinOpen).
@@ -222,6 +228,7 @@ func (w *Worker) stealFrom(v *Worker) *job {
 
 // execute runs a job that did not come back to its joiner inline.
 func (w *Worker) execute(j *job) {
+	w.tick()
 	if j.scope != w.doneScope {
 		w.flushScope()
 	}
@@ -255,6 +262,7 @@ func (w *Worker) setRoot(r *root) {
 
 // fork publishes j: on w's deque, or on the shared queue in shared mode.
 func (w *Worker) fork(j *job) {
+	w.tick()
 	j.root = w.root
 	w.nTasks++
 	p := w.pool
@@ -280,6 +288,7 @@ func (w *Worker) spawnTask(j *job, eager bool) {
 		w.fork(j)
 		return
 	}
+	w.tick()
 	j.root = w.root
 	w.nTasks++
 	w.deque.PushLocal(j)
