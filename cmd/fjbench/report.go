@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -243,17 +244,18 @@ func renderTable(ew *errWriter, t Table) {
 	}
 }
 
+// csvHeader names the CSV columns before the counters, which follow in
+// counterFields order.
 var csvHeader = []string{
 	"scenario", "params", "scheduler", "workers", "runs", "median_ns", "min_ns", "max_ns", "stddev_ns",
 	"work", "unit", "rate_per_s", "speedup", "speedup_vs_serial", "checksum",
-	"tasks", "steals", "stolen", "steal_attempts", "lock_waits", "parks", "wakeups",
 }
 
 // writeCSV writes one row per result; counters are medians over the runs and
 // empty where the scheduler has none.
 func writeCSV(w io.Writer, rep *Report) error {
 	cw := csv.NewWriter(w)
-	if err := cw.Write(csvHeader); err != nil {
+	if err := cw.Write(append(slices.Clip(csvHeader), counterNames()...)); err != nil {
 		return err
 	}
 	rs := rep.results()
@@ -272,11 +274,9 @@ func writeCSV(w io.Writer, rep *Report) error {
 			fmtChecksum(r.Checksum),
 		}
 		if c, ok := medianCounters(r.Counters); ok {
-			for _, v := range []uint64{c.Tasks, c.Steals, c.Stolen, c.StealAttempts, c.LockWaits, c.Parks, c.Wakeups} {
-				row = append(row, strconv.FormatUint(v, 10))
-			}
+			row = append(row, c.cells()...)
 		} else {
-			row = append(row, make([]string, 7)...)
+			row = append(row, make([]string, len(counterFields))...)
 		}
 		if err := cw.Write(row); err != nil {
 			return err
@@ -284,16 +284,6 @@ func writeCSV(w io.Writer, rep *Report) error {
 	}
 	cw.Flush()
 	return cw.Error()
-}
-
-type jsonCounters struct {
-	Tasks         uint64 `json:"tasks"`
-	Steals        uint64 `json:"steals"`
-	Stolen        uint64 `json:"stolen"`
-	StealAttempts uint64 `json:"steal_attempts"`
-	LockWaits     uint64 `json:"lock_waits"`
-	Parks         uint64 `json:"parks"`
-	Wakeups       uint64 `json:"wakeups"`
 }
 
 type jsonResult struct {
@@ -352,7 +342,8 @@ func writeJSON(w io.Writer, rep *Report) error {
 			jr.RunsNs = append(jr.RunsNs, d.Nanoseconds())
 		}
 		if c, ok := medianCounters(r.Counters); ok {
-			jr.Counters = &jsonCounters{c.Tasks, c.Steals, c.Stolen, c.StealAttempts, c.LockWaits, c.Parks, c.Wakeups}
+			jc := jsonCounters(c)
+			jr.Counters = &jc
 		}
 		out.Results = append(out.Results, jr)
 	}

@@ -34,15 +34,16 @@ type seedWork struct {
 
 func (s *seedWork) task(i int) { s.out[i] = seedTask(uint64(i), s.weight) }
 
-// seedSpawn is the seeds' task as a forkjoin.Func, so that fjkit's runs
-// spawn each task with Func.Go: the runtime's allocation-free path, the same
-// in both of its modes. With s.Go and a closure per task, the collector's
-// work would swamp the scheduling both modes are compared on.
+// seedSpawnArg is the argument of seedSpawn: the work and the task's index.
 type seedSpawnArg struct {
 	sw *seedWork
 	i  int
 }
 
+// seedSpawn is the seeds' task as a forkjoin.Func, so that fjkit's runs
+// spawn each task with Func.Go: the runtime's allocation-free path, the same
+// in both of its modes. With s.Go and a closure per task, the collector's
+// work would swamp the scheduling both modes are compared on.
 var seedSpawn = forkjoin.NewFunc(func(_ *forkjoin.Worker, a seedSpawnArg) struct{} {
 	a.sw.task(a.i)
 	return struct{}{}
