@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -206,8 +207,42 @@ func TestSmokeSeed(t *testing.T) {
 		}
 		want["seed weight="+strconv.Itoa(weight)] = fmtChecksum(sum)
 	}
-	checkSmoke(t, rep, want, "serial", "ws", "shared", "chanpool", "errgroup", "goroutines")
-	if len(rep.Sections) != 1 || len(rep.Sections[0].Summary) == 0 {
-		t.Errorf("seed report has no summary: %+v", rep.Sections)
+	var scheds []string
+	for _, row := range seedRows {
+		scheds = append(scheds, row.sched)
+	}
+	checkSmoke(t, rep, want, scheds...)
+	// The weight sweep measures the seeds' ports and the single producer only.
+	for _, r := range rep.Results {
+		if r.Params["weight"] == "20" && !slices.Contains([]string{"serial", "seeds-ws", "seeds-shared", "ws", "shared"}, r.Scheduler) {
+			t.Errorf("the sweep measured %s", r.Scheduler)
+		}
+	}
+	if len(rep.Sections) != 1 {
+		t.Fatalf("seed report has %d sections, want 1", len(rep.Sections))
+	}
+	text := strings.Join(rep.Sections[0].Summary, "\n\n")
+	for _, want := range []string{"The seeds' own design, ported to Go", "Our runtime, which creates every task",
+		"- Recursive split (ForRange, grain 1):", "Where our runtime loses", "By weight (single producer):"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("seed summary lacks %q:\n%s", want, text)
+		}
+	}
+
+	// The table output shows every scheduler in the one seed table, with
+	// how its tasks reach the workers, and no per-scheduler tables.
+	var stdout, stderr bytes.Buffer
+	args := []string{"seed", "-tasks", "2000", "-weights", "4", "-workers", "1,2", "-runs", "1"}
+	if code := run(args, &stdout, &stderr); code != 0 {
+		t.Fatalf("run(%q) = %d, stderr:\n%s", args, code, stderr.String())
+	}
+	out := stdout.String()
+	for _, row := range seedRows {
+		if !strings.Contains(out, "| "+row.sched+" ") || !strings.Contains(out, row.how) {
+			t.Errorf("seed table lacks the row of %s (%s):\n%s", row.sched, row.how, out)
+		}
+	}
+	if strings.Contains(out, "### seed weight=4 — ws (") {
+		t.Errorf("seed output still has per-scheduler tables:\n%s", out)
 	}
 }

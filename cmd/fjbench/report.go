@@ -51,6 +51,13 @@ type Table struct {
 var schedulerDoc = map[string]string{
 	"ws":           "fjkit, work stealing",
 	"shared":       "fjkit, one shared mutex queue",
+	"ws-range":     "fjkit ForRange grain 1, work stealing",
+	"shared-range": "fjkit ForRange grain 1, shared queue",
+	"ws-for":       "fjkit For, work stealing",
+	"shared-for":   "fjkit For, shared queue",
+	"seeds-ws":     "the seeds' work stealing, ported",
+	"seeds-shared": "the seeds' global queue, ported",
+	"static":       "no scheduler: worker k runs tasks k, k+P, …",
 	"ws-merge":     "fjkit merge sort, work stealing",
 	"shared-merge": "fjkit merge sort, shared queue",
 	"ws-quick":     "fjkit quicksort, work stealing",
@@ -71,12 +78,14 @@ func writeTables(w io.Writer, rep *Report) error {
 	ew.printf("Machine: %s.\n", rep.Env)
 	for _, sec := range rep.Sections {
 		ew.printf("\n## %s\n", sec.Name)
-		rs := sec.Results
-		sp := speedups(rs)
-		for _, g := range groupsOf(rs) {
-			for _, t := range groupTables(rs, sp, g) {
-				ew.printf("\n")
-				renderTable(ew, t)
+		if !sec.OwnTables {
+			rs := sec.Results
+			sp := speedups(rs)
+			for _, g := range groupsOf(rs) {
+				for _, t := range groupTables(rs, sp, g) {
+					ew.printf("\n")
+					renderTable(ew, t)
+				}
 			}
 		}
 		for _, t := range sec.Extra {

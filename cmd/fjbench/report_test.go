@@ -62,20 +62,25 @@ func TestGoldenFormats(t *testing.T) {
 			if err := writeReport(&buf, format, fixedReport()); err != nil {
 				t.Fatal(err)
 			}
-			golden := filepath.Join("testdata", "report."+format+".golden")
-			if *update {
-				if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -update to create it)", err)
-			}
-			if !bytes.Equal(buf.Bytes(), want) {
-				t.Errorf("%s output differs from %s (go test -update rewrites it)\ngot:\n%s\nwant:\n%s", format, golden, buf.Bytes(), want)
-			}
+			checkGolden(t, buf.Bytes(), filepath.Join("testdata", "report."+format+".golden"))
 		})
+	}
+}
+
+// checkGolden compares got with the golden file (go test -update rewrites it).
+func checkGolden(t *testing.T, got []byte, golden string) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(golden, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("output differs from %s (go test -update rewrites it)\ngot:\n%s\nwant:\n%s", golden, got, want)
 	}
 }
 

@@ -59,9 +59,12 @@ func (r *Result) param(key string) string {
 type Section struct {
 	Name    string
 	Results []Result
-	Extra   []Table
-	Notes   []string
-	Summary []string
+	// OwnTables says that Extra shows every result, so the per-scheduler
+	// tables are left out (the seed puts all its schedulers in one table).
+	OwnTables bool
+	Extra     []Table
+	Notes     []string
+	Summary   []string
 }
 
 // Report is everything one invocation of fjbench measured.
