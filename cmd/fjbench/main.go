@@ -2,9 +2,12 @@
 // programmer would otherwise write.
 //
 // With no arguments it retells the seeds' experiment: two million tiny tasks
-// on 1 to 16 workers, a shared mutex queue against work stealing, then a
-// sweep over the task weight. The subcommands fib, sort, matmul, uts and
-// nqueens run the algorithms of package algos the same way; all runs them all.
+// on 1 to 16 workers, the seeds' own two schedulers (ported, tasks dealt out
+// before the clock starts) beside fjkit's work stealing and shared queue in
+// each spawn pattern and the Go idioms, in one table, then a sweep over the
+// task weight. The subcommands fib, sort, matmul, uts, nqueens and treesum
+// run the algorithms the same way; serve loads a pool as a server does,
+// with deadlines; all runs them all.
 //
 //	fjbench [subcommand] [flags]
 //
@@ -48,6 +51,7 @@ type config struct {
 	// workersSet says -workers was given: serve measures the default list
 	// only when asked, and otherwise one pool of GOMAXPROCS workers.
 	workersSet bool
+	modeSet    bool          // -mode was given: serve measures work stealing only unless asked
 	clients    int           // serve: client goroutines
 	deadline   time.Duration // serve: per-request deadline
 	duration   time.Duration // serve: how long to send requests per pool
@@ -67,6 +71,8 @@ var scenarios = []scenario{
 	{"matmul", "-n×-n (default 512) matrix product: fjkit MatMul, gonum's Mul, row-block pools", runMatMul},
 	{"uts", "Unbalanced Tree Search on T1 cut at depth -n (default 9)", runUTS},
 	{"nqueens", "counting -n-queens solutions (default 13), baselines forking the first -cutoff rows (default 3)", runNQueens},
+	{"treesum", "summing a balanced binary tree of -n nodes (default 10^7): Func.Join, closure Join, serial recursion", runTreeSum},
+	{"serve", "-clients (32) loop InvokeContext with a -deadline (5ms) for -duration: lateness, hand-back, ticker", runServe},
 }
 
 func findScenario(name string) (scenario, bool) {
@@ -168,7 +174,10 @@ func parseArgs(args []string) (*invocation, error) {
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
-	fs.Visit(func(f *flag.Flag) { cfg.workersSet = cfg.workersSet || f.Name == "workers" })
+	fs.Visit(func(f *flag.Flag) {
+		cfg.workersSet = cfg.workersSet || f.Name == "workers"
+		cfg.modeSet = cfg.modeSet || f.Name == "mode"
+	})
 	switch cmd {
 	case "":
 		cmd = "seed"
@@ -228,6 +237,9 @@ func (cfg *config) check(cmd string) error {
 		sweepOnly := (cmd == "seed" || cmd == "all") && len(cfg.sweep) > 1 && len(cfg.weights) > 1
 		if len(cfg.workers) < 2 && !sweepOnly {
 			return errors.New("-plot needs at least two -workers counts to draw")
+		}
+		if cmd == "serve" && !cfg.workersSet {
+			return errors.New("-plot with serve needs -workers: without it serve measures one pool")
 		}
 	}
 	return nil

@@ -35,6 +35,11 @@ func TestFlagErrors(t *testing.T) {
 		{[]string{"seed", "extra"}, `unexpected argument "extra"`},
 		{[]string{"-runs", "2", "seed", "fib"}, `unexpected argument "fib"`},
 		{[]string{"-runs"}, "flag needs an argument: -runs"},
+		{[]string{"serve", "-clients", "0"}, "-clients must be at least 1"},
+		{[]string{"serve", "-deadline", "0s"}, "-deadline and -duration must be positive"},
+		{[]string{"serve", "-plot", "x.svg"}, "-plot with serve needs -workers"},
+		{[]string{"treesum", "-n", "3000000000"}, "treesum: -n 3000000000: must be below 2^31-1"},
+		{[]string{"-tasks", "3000000000"}, "seed: -tasks 3000000000: must be at most 2^31-1"},
 	} {
 		var stdout, stderr bytes.Buffer
 		code := run(tc.args, &stdout, &stderr)
@@ -143,11 +148,17 @@ func TestPlotNeedsSomethingToPlot(t *testing.T) {
 	}
 }
 
-// smoke runs fjbench on tiny sizes and returns its JSON report.
+// smoke runs fjbench on tiny sizes with two timed runs and returns its JSON report.
 func smoke(t *testing.T, args ...string) jsonReport {
 	t.Helper()
+	return smokeJSON(t, append(args, "-runs", "2")...)
+}
+
+// smokeJSON runs fjbench with args and returns its JSON report.
+func smokeJSON(t *testing.T, args ...string) jsonReport {
+	t.Helper()
 	var stdout, stderr bytes.Buffer
-	args = append(args, "-runs", "2", "-format", "json")
+	args = append(args, "-format", "json")
 	if code := run(args, &stdout, &stderr); code != 0 {
 		t.Fatalf("run(%q) = %d, stderr:\n%s", args, code, stderr.String())
 	}
