@@ -120,6 +120,8 @@ func TestSeedSummaryTellsTheSeedsPicture(t *testing.T) {
 		"it took 1.06× the seeds' work-stealing port's time at 2 workers (1.05× at 1)",
 		"Against our shared queue at 16 workers: 11.33× (work stealing ahead); the seeds' design: 9.00×",
 		"Where our runtime loses: nowhere by more than 15%",
+		"In short: the seeds' claim holds for their own design on this machine; our work stealing shows it in 3 of 3 spawn patterns",
+		"(in: one producer, ForRange grain 1, For adaptive grain). Against the seeds' work-stealing port it took from 0.97× their time (For adaptive grain, 16 workers) to 1.11× (ForRange grain 1, 1 worker).",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("summary lacks %q:\n%s", want, text)
@@ -153,6 +155,9 @@ func TestSeedSummaryDoesNotCallALossAWin(t *testing.T) {
 		"100 steals moving 1000 tasks and 200 steal attempts, against the seeds' 100 steals moving 1000 tasks",
 		"- One producer (a Func.Go loop in a Scope), 16 workers on 2 cores: 0.33× of its 2-worker throughput (the seeds' port: 0.95×)",
 		"- Our shared queue, one producer (a Func.Go loop in a Scope), 1 worker: 10.00× the seeds' global queue's time",
+		// The closing paragraph counts the patterns and names the worst gap.
+		"In short: the seeds' claim holds for their own design on this machine; our work stealing shows it in 0 of 3 spawn patterns (not in: one producer, ForRange grain 1, For adaptive grain).",
+		"to 20.00× (ForRange grain 1, 16 workers).",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("summary lacks %q:\n%s", want, text)
@@ -168,6 +173,9 @@ func TestSeedSummaryWhenTheSeedsDesignFails(t *testing.T) {
 	text := strings.Join(seedSummary(seedRun(rates), []int{4}, []int{1, 16}, 2), "\n\n")
 	if !strings.Contains(text, "So in this run even the seeds' design does not show their claim: work stealing did not get faster from 1 to 2 workers (0.90×).") {
 		t.Errorf("summary does not say the seeds' design failed here:\n%s", text)
+	}
+	if !strings.Contains(text, "In short: on this machine the seeds' claim does not hold even for their own design") {
+		t.Errorf("the closing paragraph does not say the seeds' design failed here:\n%s", text)
 	}
 	if strings.Contains(text, "holds for their own design") {
 		t.Errorf("summary says the seeds' claim holds for their design:\n%s", text)

@@ -39,13 +39,14 @@ var seedRows = []seedRow{
 type ourPattern struct {
 	ws, shared string
 	name       string // "one producer (a Func.Go loop in a Scope)"
+	short      string // "one producer"
 	perTask    string // what the runtime does for every task, inside the clock
 }
 
 var ourPatterns = []ourPattern{
-	{"ws", "shared", "one producer (a Func.Go loop in a Scope)", "spawning each task with Func.Go"},
-	{"ws-range", "shared-range", "recursive split (ForRange, grain 1)", "splitting the range down to single tasks, one fork per leaf"},
-	{"ws-for", "shared-for", "recursive split (For, adaptive grain)", "splitting the range adaptively and calling the body per task"},
+	{"ws", "shared", "one producer (a Func.Go loop in a Scope)", "one producer", "spawning each task with Func.Go"},
+	{"ws-range", "shared-range", "recursive split (ForRange, grain 1)", "ForRange grain 1", "splitting the range down to single tasks, one fork per leaf"},
+	{"ws-for", "shared-for", "recursive split (For, adaptive grain)", "For adaptive grain", "splitting the range adaptively and calling the body per task"},
 }
 
 // seedLookup finds the result of a scheduler at a weight and worker count.
@@ -340,14 +341,71 @@ func (v *seedView) scaling(sched string) string {
 // the run had (worker counts above it cannot add speed).
 func seedSummary(rs []Result, weights, sweep []int, cores int) []string {
 	var out []string
-	if v, ok := newSeedView(rs, weights[0], cores); ok {
+	v, ok := newSeedView(rs, weights[0], cores)
+	if ok {
 		for _, p := range []string{v.seedsParagraph(), v.oursParagraph(), v.lossParagraph()} {
 			if p != "" {
 				out = append(out, p)
 			}
 		}
 	}
-	return append(out, sweepParagraphs(rs, weights, sweep)...)
+	out = append(out, sweepParagraphs(rs, weights, sweep)...)
+	if ok {
+		if p := v.closingParagraph(); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// closingParagraph says in two sentences what the main table shows: whether
+// the seeds' claim holds for their design here, in how many of our spawn
+// patterns it holds, and how far from the seeds' port our runtime was.
+func (v *seedView) closingParagraph() string {
+	if !v.has("seeds-ws", v.lo, v.wc, v.hi) || !v.has("seeds-shared", v.lo, v.wc, v.hi) {
+		return ""
+	}
+	var yes, no []string
+	worst, best := 0.0, math.Inf(1)
+	var worstAt, bestAt string
+	for _, p := range ourPatterns {
+		if !v.has(p.ws, v.lo, v.wc, v.hi) || !v.has(p.shared, v.lo, v.wc, v.hi) {
+			continue
+		}
+		if len(v.claimFails(p.ws, p.shared)) == 0 {
+			yes = append(yes, p.short)
+		} else {
+			no = append(no, p.short)
+		}
+		for _, w := range []int{v.lo, v.wc, v.hi} {
+			r := v.timeRatio(p.ws, w, "seeds-ws", w)
+			at := fmt.Sprintf("%s, %s", p.short, workersWord(w))
+			if r > worst {
+				worst, worstAt = r, at
+			}
+			if r < best {
+				best, bestAt = r, at
+			}
+		}
+	}
+	if len(yes)+len(no) == 0 {
+		return ""
+	}
+	s := "In short: the seeds' claim holds for their own design on this machine"
+	if len(v.claimFails("seeds-ws", "seeds-shared")) > 0 {
+		s = "In short: on this machine the seeds' claim does not hold even for their own design"
+	}
+	s += fmt.Sprintf("; our work stealing shows it in %d of %d spawn patterns", len(yes), len(yes)+len(no))
+	var which []string
+	if len(yes) > 0 {
+		which = append(which, "in: "+strings.Join(yes, ", "))
+	}
+	if len(no) > 0 {
+		which = append(which, "not in: "+strings.Join(no, ", "))
+	}
+	s += " (" + strings.Join(which, "; ") + ")"
+	return s + fmt.Sprintf(". Against the seeds' work-stealing port it took from %s their time (%s) to %s (%s).",
+		fmtRatio(best), bestAt, fmtRatio(worst), worstAt)
 }
 
 // seedsParagraph: do the seeds' two schedulers, ported, show the seeds'
