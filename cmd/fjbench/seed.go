@@ -118,6 +118,9 @@ func runSeed(cfg *config, b *bench) (Section, error) {
 	if cfg.tasks > math.MaxInt32 {
 		return sec, errSize("seed", "-tasks", cfg.tasks, "at most 2^31-1")
 	}
+	// What the summary must know of the machine: the cores, and how many
+	// of them the run really had when it started.
+	mc := seedMachine{cores: min(runtime.NumCPU(), runtime.GOMAXPROCS(0)), usable: usableCores()}
 	add := func(rs []Result, err error) error {
 		sec.Results = append(sec.Results, rs...)
 		return err
@@ -163,12 +166,11 @@ func runSeed(cfg *config, b *bench) (Section, error) {
 			}
 		}
 	}
-	cores := min(runtime.NumCPU(), runtime.GOMAXPROCS(0))
 	sec.Extra = append(sec.Extra, seedTable(sec.Results, cfg.weights[0]))
 	if t, ok := sweepTable(sec.Results, cfg.weights, cfg.sweep); ok {
 		sec.Extra = append(sec.Extra, t)
 	}
-	sec.Summary = seedSummary(sec.Results, cfg.weights, cfg.sweep, cores)
+	sec.Summary = seedSummary(sec.Results, cfg.weights, cfg.sweep, mc)
 	return sec, nil
 }
 

@@ -109,7 +109,7 @@ var stealingLoses = map[string][3]float64{
 }
 
 func TestSeedSummaryTellsTheSeedsPicture(t *testing.T) {
-	text := strings.Join(seedSummary(seedRun(seedsPicture), []int{4}, []int{1, 16}, 2), "\n\n")
+	text := strings.Join(seedSummary(seedRun(seedsPicture), []int{4}, []int{1, 16}, seedMachine{cores: 2}), "\n\n")
 	for _, want := range []string{
 		"its work stealing went from 100 M tasks/s with 1 worker to 190 M with 2 (1.90×), and kept 0.95× of that with 16 workers, with 200 steals at 16 workers",
 		"its global queue went from 100 M tasks/s with 1 worker to 60.0 M with 2 (0.60×: more workers made it slower)",
@@ -136,7 +136,7 @@ func TestSeedSummaryTellsTheSeedsPicture(t *testing.T) {
 // loses: the summary must say so, say where and why, and claim nothing the
 // numbers contradict.
 func TestSeedSummaryDoesNotCallALossAWin(t *testing.T) {
-	text := strings.Join(seedSummary(seedRun(stealingLoses), []int{4}, []int{1, 16}, 2), "\n\n")
+	text := strings.Join(seedSummary(seedRun(stealingLoses), []int{4}, []int{1, 16}, seedMachine{cores: 2}), "\n\n")
 	for _, bad := range []string{"reproduced", "work stealing ahead", "Where our runtime loses: nowhere", "This pattern shows"} {
 		if strings.Contains(text, bad) {
 			t.Errorf("summary of a run where stealing loses says %q:\n%s", bad, text)
@@ -149,7 +149,7 @@ func TestSeedSummaryDoesNotCallALossAWin(t *testing.T) {
 		"This pattern does not show the seeds' claim: work stealing did not get faster from 1 to 2 workers (0.60×); at 16 workers it was not ahead of the shared queue (0.22× its throughput).",
 		"the shared queue ahead, which the seeds did not see",
 		// Where and why.
-		"- One producer (a Func.Go loop in a Scope), 1 worker: 2.00× the seeds' port's time. Each task costs 16.0 ns on top of the serial loop, against 6.00 ns in the seeds' port",
+		"- One producer (a Func.Go loop in a Scope), 1 worker: 2.00× the seeds' port's time. Each task costs about 16.0 ns on top of the serial loop, against about 6.00 ns in the seeds' port",
 		"own cost of spawning each task with Func.Go, inside the clock",
 		"- One producer (a Func.Go loop in a Scope), 2 workers: slower than with 1 (0.60× the throughput) although the 2 cores had room; 6.33× the seeds' port's time, against 2.00× with 1.",
 		"100 steals moving 1000 tasks and 200 steal attempts, against the seeds' 100 steals moving 1000 tasks",
@@ -170,7 +170,7 @@ func TestSeedSummaryDoesNotCallALossAWin(t *testing.T) {
 func TestSeedSummaryWhenTheSeedsDesignFails(t *testing.T) {
 	rates := maps.Clone(seedsPicture)
 	rates["seeds-ws"] = [3]float64{100, 90, 50}
-	text := strings.Join(seedSummary(seedRun(rates), []int{4}, []int{1, 16}, 2), "\n\n")
+	text := strings.Join(seedSummary(seedRun(rates), []int{4}, []int{1, 16}, seedMachine{cores: 2}), "\n\n")
 	if !strings.Contains(text, "So in this run even the seeds' design does not show their claim: work stealing did not get faster from 1 to 2 workers (0.90×).") {
 		t.Errorf("summary does not say the seeds' design failed here:\n%s", text)
 	}
@@ -201,7 +201,7 @@ func TestGoldenSeedSection(t *testing.T) {
 	if tb, ok := sweepTable(rs, weights, sweep); ok {
 		sec.Extra = append(sec.Extra, tb)
 	}
-	sec.Summary = seedSummary(rs, weights, sweep, 2)
+	sec.Summary = seedSummary(rs, weights, sweep, seedMachine{cores: 2})
 	rep := &Report{Env: Env{CPU: "Test CPU", Cores: 2, GOMAXPROCS: 2, Go: "go1.99", OS: "linux", Arch: "amd64"}, Sections: []Section{sec}}
 	var buf bytes.Buffer
 	if err := writeReport(&buf, formatTable, rep); err != nil {
@@ -220,11 +220,11 @@ func TestSeedSummaryReadsTheNumbers(t *testing.T) {
 		20:  {3e6, 2e6, 30e6, 4e6},    // 313 ns against 20, but 13 ns with ws
 		400: {2e6, 1.9e6, 2.2e6, 2e6}, // 100 and 55 ns against 400: compute
 	})
-	text := strings.Join(seedSummary(rs, []int{4, 20, 400}, []int{1, 16}, 2), "\n")
+	text := strings.Join(seedSummary(rs, []int{4, 20, 400}, []int{1, 16}, seedMachine{cores: 2}), "\n")
 	for _, want := range []string{
-		"- Weight 4: a task computes for about 4.00 ns; with one worker, handing it out costs about 246 ns on the shared queue and 196 ns with work stealing: coordination-bound under both schedulers. With 16 workers work stealing delivered 4.00× the shared queue's throughput (work stealing ahead).",
-		"- Weight 20: a task computes for about 20.0 ns; with one worker, handing it out costs about 313 ns on the shared queue and 13.3 ns with work stealing: compute-bound under work stealing, coordination-bound under the shared queue.",
-		"- Weight 400: a task computes for about 400 ns; with one worker, handing it out costs about 100 ns on the shared queue and 54.5 ns with work stealing: compute-bound under both schedulers. With 16 workers work stealing delivered 1.05× the shared queue's throughput (level within 15%).",
+		"- Weight 4: a task computes for about 4.00 ns; with one worker, handing it out costs about 246 ns on the shared queue and about 196 ns with work stealing: coordination-bound under both schedulers. With 16 workers work stealing delivered 4.00× the shared queue's throughput (work stealing ahead).",
+		"- Weight 20: a task computes for about 20.0 ns; with one worker, handing it out costs about 313 ns on the shared queue and about 13.3 ns with work stealing: compute-bound under work stealing, coordination-bound under the shared queue.",
+		"- Weight 400: a task computes for about 400 ns; with one worker, handing it out costs about 100 ns on the shared queue and about 54.5 ns with work stealing: compute-bound under both schedulers. With 16 workers work stealing delivered 1.05× the shared queue's throughput (level within 15%).",
 		"falls from 4.00× to 1.05×",
 		"the seeds' conclusion, reproduced",
 	} {
@@ -239,7 +239,7 @@ func TestSeedSummaryReadsTheNumbers(t *testing.T) {
 		20:  {3e6, 2e6, 3e6, 6e6},
 		400: {1e6, 2e6, 1e6, 1e6},
 	})
-	text = strings.Join(seedSummary(rs, []int{4, 20, 400}, []int{1, 16}, 2), "\n")
+	text = strings.Join(seedSummary(rs, []int{4, 20, 400}, []int{1, 16}, seedMachine{cores: 2}), "\n")
 	for _, want := range []string{
 		"With 16 workers work stealing delivered 1.00× the shared queue's throughput (level within 15%).",
 		"With 16 workers work stealing delivered 0.50× the shared queue's throughput (the shared queue ahead, which the seeds did not see).",
@@ -260,7 +260,7 @@ func TestSeedSummaryReadsTheNumbers(t *testing.T) {
 		20:  {3e6, 6e6, 3e6, 3e6},
 		400: {1e6, 2e6, 1e6, 0.5e6},
 	})
-	text = strings.Join(seedSummary(rs, []int{4, 20, 400}, []int{1, 16}, 2), "\n")
+	text = strings.Join(seedSummary(rs, []int{4, 20, 400}, []int{1, 16}, seedMachine{cores: 2}), "\n")
 	if strings.Contains(text, "reproduced") || !strings.Contains(text, "not ahead of our shared queue (0.75×)") {
 		t.Errorf("a ratio falling from 0.75× is read as the seeds' conclusion:\n%s", text)
 	}
@@ -271,7 +271,7 @@ func TestSeedSummaryReadsTheNumbers(t *testing.T) {
 		20:  {3e6, 2e6, 3e6, 2e6},
 		400: {1e6, 1e6, 1e6, 1.02e6},
 	})
-	text = strings.Join(seedSummary(rs, []int{4, 20, 400}, []int{1, 16}, 2), "\n")
+	text = strings.Join(seedSummary(rs, []int{4, 20, 400}, []int{1, 16}, seedMachine{cores: 2}), "\n")
 	if !strings.Contains(text, "falls from 1.67× to 1.02×") {
 		t.Errorf("summary does not read 1.67×, 1.00×, 1.02× as falling:\n%s", text)
 	}
@@ -336,5 +336,44 @@ func TestSeedStealingSteals(t *testing.T) {
 	st.qs[0].tasks, st.qs[1].tasks = st.qs[0].tasks[:0], st.qs[1].tasks[:0]
 	if st.stealHalf(2) {
 		t.Error("stealHalf reported a steal with every queue empty")
+	}
+}
+
+// TestSeedSweepDoesNotCreditOverhead: a ws/shared ratio that falls with the
+// weight is the seeds' conclusion only if the shared queue's cost is its
+// lock's. Here our shared queue costs 10× the seeds' global queue per task at
+// one worker, uncontended, so the fall must not be called reproduced.
+func TestSeedSweepDoesNotCreditOverhead(t *testing.T) {
+	rates := maps.Clone(stealingLoses)
+	rates["shared"] = [3]float64{10, 12, 5} // ws/shared at 16 workers: 2.00×
+	rs := seedRun(rates)
+	for weight, ws := range map[int]float64{20: 7.5e6, 400: 5e6} {
+		rs = append(rs,
+			Result{Scenario: "seed", Params: []Param{{"weight", strconv.Itoa(weight)}}, Scheduler: "serial", Work: 1e6, Unit: "tasks",
+				Durations: []time.Duration{time.Duration(weight) * time.Millisecond}},
+			seedResult(weight, "shared", 1, 5e6, Counters{}), seedResult(weight, "shared", 16, 5e6, Counters{}),
+			seedResult(weight, "ws", 1, 5e6, Counters{}), seedResult(weight, "ws", 16, ws, Counters{}))
+	}
+	text := strings.Join(seedSummary(rs, []int{4, 20, 400}, []int{1, 16}, seedMachine{cores: 2}), "\n\n")
+	want := "Our ws/shared ratio falls from 2.00× to 1.00× as the tasks get heavier, but at one worker, where its lock is never " +
+		"contended, our shared queue took 10.00× the seeds' global queue's time per task at weight 4."
+	if !strings.Contains(text, want) {
+		t.Errorf("summary lacks %q:\n%s", want, text)
+	}
+	if strings.Contains(text, "reproduced") {
+		t.Errorf("summary credits the shared queue's overhead as the seeds' conclusion:\n%s", text)
+	}
+}
+
+// TestSeedSummaryCautionsOnABusyMachine: when a spin loop could not use the
+// cores the workers were given, the summary says so before reading speed-ups.
+func TestSeedSummaryCautionsOnABusyMachine(t *testing.T) {
+	busy := seedSummary(seedRun(seedsPicture), []int{4}, []int{1, 16}, seedMachine{cores: 2, usable: 0.77})
+	if len(busy) == 0 || !strings.HasPrefix(busy[0], "Caution: just before this scenario a spin loop could use only 0.77 of the 2 cores") {
+		t.Errorf("summary of a busy machine does not open with the caution:\n%s", strings.Join(busy, "\n\n"))
+	}
+	quiet := seedSummary(seedRun(seedsPicture), []int{4}, []int{1, 16}, seedMachine{cores: 2, usable: 1.95})
+	if strings.Contains(strings.Join(quiet, "\n"), "Caution") {
+		t.Errorf("summary of a quiet machine cautions:\n%s", strings.Join(quiet, "\n\n"))
 	}
 }
