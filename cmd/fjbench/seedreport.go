@@ -29,7 +29,7 @@ var seedRows = []seedRow{
 	{"shared-for", "recursive split: For, adaptive grain"},
 	{"chanpool", "one producer: send on an unbuffered channel"},
 	{"errgroup", "one producer: g.Go with SetLimit(workers)"},
-	{"goroutines", "one producer: go per task"},
+	{"goroutines", "one producer: a goroutine per task"},
 	{"static", "dealt up front: worker k runs k, k+P, …; no scheduler"},
 	{"serial", "one loop, no goroutines"},
 }
