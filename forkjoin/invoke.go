@@ -28,7 +28,9 @@ type rootJob[T any] struct {
 
 func (j *rootJob[T]) execute(w *Worker) {
 	w.nTasks++
-	j.res, j.panic = call(w, j.fn)
+	if !j.rt.canceled.Load() { // canceled while queued: start nothing
+		j.res, j.panic = call(w, j.fn)
+	}
 	j.rt.late = j.rt.ctx != nil && j.rt.ctx.Err() != nil
 	j.complete(w)
 }
@@ -129,7 +131,18 @@ func InvokeContext[T any](ctx context.Context, p *Pool, fn func(w *Worker) T) (T
 	}
 	j := submit(p, fn, ctx)
 	stop := context.AfterFunc(ctx, func() { j.rt.canceled.Store(true) })
-	<-j.done
+	select {
+	case <-j.done:
+	case <-ctx.Done():
+		j.rt.canceled.Store(true)
+		if p.injector.remove(&j.job, nil) {
+			// No worker had started it: nothing to wait for.
+			p.active.Done()
+			stop()
+			return zero, ctx.Err()
+		}
+		<-j.done
+	}
 	stop()
 	if j.panic != nil {
 		panic(j.panic)

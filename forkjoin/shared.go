@@ -122,8 +122,9 @@ func (q *queue) popBackOf(r *root, st *workerStats) *job {
 }
 
 // remove takes j out of the queue wherever it is and reports whether it was
-// there. It scans the whole queue: only a join unwinding from a panic calls
-// it, to discard its forked side (see Worker.discard).
+// there. It scans the whole queue, so it serves only rare paths: a join
+// unwinding from a panic discarding its forked side (Worker.discard), and
+// InvokeContext withdrawing a canceled root that no worker has started.
 func (q *queue) remove(j *job, st *workerStats) bool {
 	q.lock(st)
 	defer q.mu.Unlock()
