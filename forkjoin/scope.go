@@ -1,7 +1,6 @@
 package forkjoin
 
 import (
-	"math"
 	"sync/atomic"
 	"unsafe"
 )
@@ -36,9 +35,6 @@ func Scope(w *Worker, body func(s *S)) {
 	w.check("forkjoin.Scope")
 	n := int64(w.pool.Workers())
 	s := &S{w: w, limit: pendingPerWorker * n, eager: 2 * publishEvery * n}
-	if w.shared {
-		s.limit = math.MaxInt64 // the shared design queues every task (see full)
-	}
 	finished := false
 	defer func() {
 		if !finished {
@@ -147,8 +143,8 @@ func (s *S) fail(pe *PanicError) {
 // loop that spawns millions of tasks holds, much as Cilk's work-first spawns
 // keep a bounded number of frames waiting, and lets the spawning worker's
 // records be reused, at no cost in parallelism: thousands of tasks are
-// already there for idle workers. Shared-queue mode queues every task, as the
-// design it stands for does.
+// already there for idle workers. Both modes keep the same bound, so that
+// what tells them apart is only one mutex queue against per-worker deques.
 func (s *S) full() bool { return s.pending.Load() >= s.limit }
 
 func (s *S) done() bool { return s.pending.Load() == 0 }

@@ -104,6 +104,13 @@ func (s *sleep) wakeAll() {
 	}
 }
 
+// maySearch reports whether an idle worker may start searching: while fewer
+// than half of the n workers' busy ones are searching (Go's scheduler spins
+// at most that many Ms). The others go straight to the last look and park.
+func (s *sleep) maySearch(n int) bool {
+	return 2*int(s.searching.Load()) < n-int(s.idle.Load())
+}
+
 // startSearching and stopSearching bracket a worker's search for work. When
 // the last searcher finds work, there may be more where it came from, so it
 // wakes a parked worker to keep looking.

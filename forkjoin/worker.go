@@ -123,7 +123,13 @@ func (w *Worker) loop() {
 			// Searching, even right after a wake-up: a searcher that
 			// finds work wakes the next worker (stopSearching), so a
 			// wake-up is passed on as long as work keeps turning up.
-			j = w.search()
+			// Unwoken, search only while searchers are fewer than half
+			// the busy workers, as the Go scheduler limits its spinning
+			// Ms: with more workers than cores, searchers would take the
+			// producers' CPU. (park's last look still sees all work.)
+			if woken || p.sleep.maySearch(len(p.workers)) {
+				j = w.search()
+			}
 		}
 		woken = false
 		if j != nil {
