@@ -87,6 +87,22 @@
 // is searching; the sleep protocol (sleep.go) guarantees that no wake-up is
 // lost. An idle pool's goroutines are all parked and use no CPU.
 //
+// # Sharing the machine: latency
+//
+// A pool's workers are goroutines, by default one per P (GOMAXPROCS), and
+// while there is work they run without blocking. So that the rest of the
+// program keeps its latency, a worker yields its P (runtime.Gosched) right
+// after it finishes an invocation, letting the woken caller run at once,
+// and at least every 200 µs while it runs tasks: timers fire, a canceled
+// invocation learns of it, other goroutines get their turn. It checks the
+// clock at forks, spawns, task starts and loop leaves, so a task that runs
+// for long without any of those (a long serial leaf) delays the yield by
+// its own length. A caller of InvokeContext can expect its deadline to be
+// honoured within about a millisecond plus the longest such stretch. A
+// program that needs a P for latency-critical goroutines at all times (a
+// server's request handlers next to batch work) should size its pool below
+// GOMAXPROCS: Workers(runtime.GOMAXPROCS(0)-1).
+//
 // # What a task may block on
 //
 // A task may block on anything outside the pool (I/O, a lock, a channel fed
