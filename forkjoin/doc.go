@@ -66,14 +66,16 @@
 // task of another pool (Func.Join, the fork fast path, catches only the
 // first of these).
 //
-// A scope's spawns (S.Go, Func.Go) are made stealable in batches: while
-// every worker is busy, up to 15 of them wait unpublished on the spawning
-// worker's deque, which saves a fenced store per task in a spawning loop.
-// They are published as soon as a spawn finds a worker idle, when the worker
-// forks or waits, and it runs them itself when it runs out of work. So wait
-// for tasks only through the library (a scope's end, Join, Future.Join): a
-// task that blocks on a channel, a lock or a sync.WaitGroup until a task it
-// spawned has run may wait for ever, as it always could in a one-worker pool.
+// A scope's spawns (S.Go, Func.Go) travel in batches: while the scope has a
+// backlog (more than 32 tasks per worker waiting) and every worker is busy,
+// consecutive spawns fill one record of up to 16 tasks, stolen and run as
+// one, which makes a spawn in a loop of millions cost a fraction of a
+// record. The batch is published when it is full, when the spawning task
+// forks, waits or ends, and at once while anyone is idle. So wait for tasks
+// only through the library (a scope's end, Join, Future.Join): a task that
+// blocks on a channel, a lock or a sync.WaitGroup until another task of the
+// scope has run may wait for ever (the two may sit in one batch), as it
+// always could in a one-worker pool.
 //
 // In SharedQueue mode every fork goes to one mutex-protected queue that all
 // workers take from: the design most tutorials begin with, kept as a fallback
@@ -108,7 +110,7 @@
 // A task may block on anything outside the pool (I/O, a lock, a channel fed
 // by other goroutines), at the price of its worker. It must not block on
 // another task of the pool except through the library (a Join, a
-// Future.Join, a scope's end): spawns may wait unpublished (above), and a
+// Future.Join, a scope's end): spawns may wait in a batch (above), and a
 // worker blocked on a task that has not started cannot run it.
 //
 // # Invariants

@@ -48,19 +48,6 @@ type funcJob[A, R any] struct {
 func (j *funcJob[A, R]) fn() *Func[A, R] { return (*Func[A, R])(j.key) }
 
 func (j *funcJob[A, R]) execute(w *Worker) {
-	if s := j.scope; s != nil {
-		// Spawned by Func.Go: nobody joins it.
-		if !w.Canceled() {
-			_, pe := callFunc(w, j.fn().fn, j.arg)
-			s.fail(pe)
-		}
-		j.scope = nil
-		j.fn().clear(j)
-		w.release(&j.job)
-		w.flushStats()
-		w.finishScopeTask(s)
-		return
-	}
 	j.markThief(w)
 	j.res, j.panic = callFunc(w, j.fn().fn, j.arg)
 	w.flushStats()
@@ -68,11 +55,6 @@ func (j *funcJob[A, R]) execute(w *Worker) {
 }
 
 func (j *funcJob[A, R]) abandon(w *Worker) {
-	if s := j.scope; s != nil {
-		s.fail(goexitPanic())
-		w.finishScopeTask(s)
-		return
-	}
 	j.panic = goexitPanic()
 	w.flushStats()
 	j.latch.set(j.owner)
@@ -145,25 +127,6 @@ func (f *Func[A, R]) Fork(w *Worker, a A) Forked[A, R] {
 	w.fork(&j.job)
 	w.open = append(w.open, &j.job)
 	return Forked[A, R]{j: j, gen: j.gen}
-}
-
-// Go spawns f(a) in scope s, like s.Go, but allocation-free: the record
-// carries a, and the worker that spawned it keeps the record for reuse. The
-// result is discarded. Call it from the scope's body or any of its tasks, as
-// s.Go; it panics where s.Go does.
-func (f *Func[A, R]) Go(s *S, a A) {
-	w := s.caller("forkjoin.Func.Go")
-	if w.Canceled() {
-		return
-	}
-	if s.full() {
-		_, pe := callFunc(w, f.fn, a)
-		s.ranInline(w, pe)
-		return
-	}
-	j := f.get(w)
-	j.arg = a
-	s.spawn(w, &j.job)
 }
 
 // Forked is a pending Func.Fork. It is a small value: copy it freely, but

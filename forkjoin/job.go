@@ -38,6 +38,9 @@ type job struct {
 	// first: the thief's deque holds the job's own children.
 	thief atomic.Int32
 	gen   uint32 // bumped on every reuse, to catch a double Join
+	// tasks is how many spawned tasks a batch record carries (batch.go);
+	// it fills the header's last four bytes, which were padding.
+	tasks uint32
 }
 
 // reset makes a record that was completed by another worker ready for reuse.

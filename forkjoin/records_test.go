@@ -47,11 +47,11 @@ func TestSpawnedRecordsReturnToSpawner(t *testing.T) {
 	defer p.Close()
 	limit := pendingPerWorker * workers
 	n := 4 * limit // per round
-	// Records in use at once: the backlog bound, the held-back spawns, a
-	// giveBack batch per thief. A quarter more for everything else that
+	// Records in use at once: the backlog bound (in tasks, so at least as
+	// many as batch records), the open batch, a giveBack batch per thief. A quarter more for everything else that
 	// allocates (scopes, the deques' rings, which a busy owner sometimes
 	// replaces rather than wait for a thief; see wsdeque's makeRoom).
-	bound := uint64(limit + publishEvery + giveBackBatch*(workers-1) + limit/4)
+	bound := uint64(limit + 1 + giveBackBatch*(workers-1) + limit/4)
 	out := make([]uint64, n)
 	// One closure for every S.Go: a closure made per spawn would allocate
 	// by itself, and this test counts the runtime's allocations only.

@@ -2,7 +2,6 @@ package forkjoin
 
 import (
 	"sync/atomic"
-	"unsafe"
 )
 
 // pendingPerWorker bounds how many of a scope's tasks may wait at once, per
@@ -12,12 +11,17 @@ const pendingPerWorker = 16384
 
 // S is a scope: a set of spawned tasks that Scope waits for.
 type S struct {
-	w       *Worker
-	limit   int64        // pending tasks beyond which Go runs tasks inline
-	eager   int64        // pending tasks up to which each spawn is published at once
-	ended   atomic.Bool  // Scope has returned: Go panics
+	// Read by every spawn, written once.
+	w     *Worker
+	limit int64       // pending tasks beyond which Go runs tasks inline
+	eager int64       // pending tasks up to which each spawn is queued at once (batch.go)
+	ended atomic.Bool // Scope has returned: Go panics
+	// Written by every worker that finishes tasks of the scope: on a line
+	// of its own, so that finishing does not slow down spawning.
+	_       [64 - 8 - 8 - 8 - 4]byte
 	pending atomic.Int64 // tasks spawned and not finished
-	sleepy  atomic.Bool  // the owner armed the scope and may be parked
+	_       [56]byte
+	sleepy  atomic.Bool // the owner armed the scope and may be parked
 	panic   atomic.Pointer[PanicError]
 }
 
@@ -34,7 +38,7 @@ func Scope(w *Worker, body func(s *S)) {
 	}
 	w.check("forkjoin.Scope")
 	n := int64(w.pool.Workers())
-	s := &S{w: w, limit: pendingPerWorker * n, eager: 2 * publishEvery * n}
+	s := &S{w: w, limit: pendingPerWorker * n, eager: 2 * spawnBatch * n}
 	finished := false
 	defer func() {
 		if !finished {
@@ -102,26 +106,6 @@ func (s *S) caller(fn string) *Worker {
 	panic(fn + ": called from a goroutine that is not a worker of the scope's pool; spawn from the scope's body or its tasks")
 }
 
-func (s *S) goFrom(w *Worker, fn func(w *Worker)) {
-	if w.Canceled() {
-		return
-	}
-	if s.full() {
-		s.ranInline(w, callVoid(w, fn))
-		return
-	}
-	j := w.scopeJob()
-	j.fn = fn
-	s.spawn(w, &j.job)
-}
-
-// spawn queues j, a task of s that w forks.
-func (s *S) spawn(w *Worker, j *job) {
-	j.scope = s
-	n := s.pending.Add(1)
-	w.spawnTask(j, n <= s.eager)
-}
-
 // ranInline counts a spawn that s.full() had w run at once, and records its
 // panic.
 func (s *S) ranInline(w *Worker, pe *PanicError) {
@@ -164,7 +148,7 @@ func (s *S) finish(n int64) {
 	}
 }
 
-// finishScopeTask records that w finished one of s's tasks. Workers batch
+// finishScopeTask records that w finished n of s's tasks. Workers batch
 // these counts, so that a worker running many small tasks of one scope does
 // not bounce the scope's counter between cores once per task. The batch is
 // flushed before w runs a task of another scope, when it finds no work at
@@ -174,12 +158,12 @@ func (s *S) finish(n int64) {
 // while not running the scope's tasks, and the backlog bound (full) sees
 // counts late, which errs toward running tasks inline in the spawning loop:
 // for small tasks that is cheaper than queueing them (see docs/design.md).
-func (w *Worker) finishScopeTask(s *S) {
+func (w *Worker) finishScopeTask(s *S, n int64) {
 	if w.doneScope != s {
 		w.flushScope()
 		w.doneScope = s
 	}
-	w.doneCount++
+	w.doneCount += n
 }
 
 // flushScope publishes w's batched scope counts.
@@ -189,41 +173,6 @@ func (w *Worker) flushScope() {
 		w.doneScope, w.doneCount = nil, 0
 		s.finish(n)
 	}
-}
-
-// scopeJob is the record of a task spawned in a scope. Like Func.Go's
-// records, it goes back to the worker that spawned it once run.
-type scopeJob struct {
-	job
-	fn func(*Worker)
-}
-
-func (j *scopeJob) execute(w *Worker) {
-	fn, s := j.fn, j.scope
-	if !w.Canceled() {
-		s.fail(callVoid(w, fn))
-	}
-	j.fn, j.scope = nil, nil
-	w.release(&j.job)
-	w.flushStats()
-	w.finishScopeTask(s)
-}
-
-func (j *scopeJob) abandon(w *Worker) {
-	j.scope.fail(goexitPanic())
-	w.finishScopeTask(j.scope)
-}
-
-func (w *Worker) scopeJob() *scopeJob {
-	key := typeKey[scopeJob]()
-	if j := w.cacheGet(key); j != nil {
-		return (*scopeJob)(unsafe.Pointer(j)) // the key is the record's type
-	}
-	sj := &scopeJob{}
-	sj.run = sj
-	sj.owner = w
-	sj.key = key
-	return sj
 }
 
 // callScopeBody is call for a scope's body.

@@ -148,11 +148,12 @@ func TestFewSpawnsWaitUnpublished(t *testing.T) {
 	}
 }
 
-// Spawns held back while every worker was busy are published when the
-// spawner waits for its scope, and a parked worker is woken for them: here
-// two of them must run at the same time, so the scope finishes only if the
-// other worker, parked by then, is woken.
-func TestWaitPublishesHeldBackSpawns(t *testing.T) {
+// Spawns held back in an open batch while every worker was busy are
+// published when the spawner forks (or waits), and a parked worker is woken
+// for them: here the held-back task must meet the fork's inline side, so
+// the run finishes only if the other worker, parked by then, is woken and
+// takes the batch.
+func TestForkPublishesHeldBackSpawns(t *testing.T) {
 	p := forkjoin.New(forkjoin.Workers(2))
 	defer func() {
 		if !t.Failed() { // Close would wait for the stuck Run
@@ -172,26 +173,27 @@ func TestWaitPublishesHeldBackSpawns(t *testing.T) {
 					return
 				}
 				// Enough tasks that the scope stops publishing every
-				// spawn at once, then two that must meet: nobody is
-				// idle, so they stay unpublished.
+				// spawn at once, then one that must meet the fork below:
+				// nobody is idle, so it waits in the open batch.
 				for range 100 {
 					s.Go(func(*forkjoin.Worker) {})
 				}
 				var arrived atomic.Int32
-				meet := func(*forkjoin.Worker) {
+				meet := func(*forkjoin.Worker) int {
 					arrived.Add(1)
 					for arrived.Load() < 2 {
 						runtime.Gosched()
 					}
+					return 0
 				}
-				s.Go(meet)
-				s.Go(meet)
+				s.Go(func(w *forkjoin.Worker) { meet(w) })
 				parks := p.Stats().Parks
 				close(gate)
 				// The other worker runs the published tasks and parks.
 				if !waitUntil(func() bool { return p.Stats().Parks > parks }) {
 					t.Error("the other worker never parked")
 				}
+				forkjoin.Join(w, meet, func(*forkjoin.Worker) int { return 0 })
 			})
 		})
 	})

@@ -37,8 +37,8 @@ func TestWaitForLeavesNothingHeldBack(t *testing.T) {
 		s := &S{w: w, limit: 1 << 20, eager: 0}
 		pr := &spawnOnce{w: w, s: s}
 		w.waitFor(pr, nil)
-		if n := w.deque.Local(); n != 0 {
-			t.Errorf("waitFor returned with %d spawns held back", n)
+		if n := w.deque.Local(); n != 0 || w.batch != nil {
+			t.Errorf("waitFor returned with %d spawns held back, open batch %v", n, w.batch != nil)
 		}
 		w.waitFor(s, nil) // run the spawn before the test's scope is gone
 	})
@@ -56,9 +56,7 @@ type spawnOnce struct {
 func (pr *spawnOnce) done() bool {
 	if !pr.spawned {
 		pr.spawned = true
-		j := pr.w.scopeJob()
-		j.fn = func(*Worker) {}
-		pr.s.spawn(pr.w, &j.job)
+		pr.s.goFrom(pr.w, func(*Worker) {})
 	}
 	return true
 }

@@ -46,6 +46,10 @@ type Worker struct {
 	ticks, tickEvery     int32
 	lastClock, lastYield time.Duration
 
+	// batch is the open spawn batch: a record on no deque, counted in no
+	// scope yet, that the running task's next spawns fill (batch.go).
+	batch *job
+
 	// open holds the records of Spawn and Func.Fork not yet joined, oldest
 	// first; call joins those a task leaves behind (joinOpen).
 	open []*job
@@ -248,10 +252,12 @@ func (w *Worker) execute(j *job) {
 			// runtime.Goexit is unwinding this goroutine (a panic cannot
 			// reach here: execute recovers it). Fail the job, so that
 			// its joiner does not wait for ever.
+			w.closeBatch()
 			j.run.abandon(w)
 		}
 	}()
 	j.run.execute(w)
+	w.closeBatch() // the task that opened it has ended (batch.go, rule 2)
 	finished = true
 	if w.root != saved {
 		w.setRoot(saved)
@@ -269,6 +275,9 @@ func (w *Worker) setRoot(r *root) {
 // fork publishes j: on w's deque, or on the shared queue in shared mode.
 func (w *Worker) fork(j *job) {
 	w.tick()
+	if w.batch != nil {
+		w.closeBatch()
+	}
 	j.root = w.root
 	w.nTasks++
 	p := w.pool
@@ -279,33 +288,6 @@ func (w *Worker) fork(j *job) {
 	}
 	p.sleep.notify()
 }
-
-// spawnTask queues j, a scope's task, like fork. In work-stealing mode it
-// leaves j unpublished (PushLocal), unless eager is set, a worker is looking
-// for work, or publishEvery tasks are waiting: a loop that spawns many tasks
-// then pays one fenced store per batch instead of one per task, and the
-// thieves' loads of bottom mostly hit their caches. An unpublished task waits
-// at most until its worker spawns, forks or waits again, or runs out of work
-// and pops it; so a task must not block on a task it spawned other than
-// through the scope (see the package doc). The caller sets eager when
-// thieves may have nothing else to take (see S.spawn).
-func (w *Worker) spawnTask(j *job, eager bool) {
-	if w.shared {
-		w.fork(j)
-		return
-	}
-	w.tick()
-	j.root = w.root
-	w.nTasks++
-	w.deque.PushLocal(j)
-	s := &w.pool.sleep
-	if eager || w.deque.Local() >= publishEvery || s.hungry() {
-		w.deque.Publish()
-		s.notify()
-	}
-}
-
-const publishEvery = 16
 
 // takeBack tries to reclaim j, which w forked, so that w can run it inline.
 // It reports false when j was taken by another worker (or already run). In
@@ -363,7 +345,8 @@ func (w *Worker) takeBackJoin(j *job) bool {
 // another caller's whole computation on top of its frames, and a lock the
 // first holds across the Join would deadlock the second (rayon#592).
 func (w *Worker) waitFor(pr probe, hint *job) {
-	w.publishHeld()
+	w.closeBatch() // others may be idle now
+
 	idle := 0
 	for w.flushScope(); !pr.done(); w.flushScope() {
 		if x := w.findHelp(hint); x != nil {
@@ -379,19 +362,10 @@ func (w *Worker) waitFor(pr probe, hint *job) {
 		w.park(pr)
 		idle = 0
 	}
-	// Tasks we ran while waiting may have spawned into busy scopes and held
-	// the spawns back (PushLocal); we are about to return to code that may
-	// run for long, so let others see them.
-	w.publishHeld()
-}
-
-// publishHeld publishes spawns held back on w's deque and wakes a worker for
-// them. Only w's goroutine calls it.
-func (w *Worker) publishHeld() {
-	if w.deque.Local() > 0 {
-		w.deque.Publish()
-		w.pool.sleep.notify()
-	}
+	// Tasks we ran while waiting may have left spawns in an open batch
+	// (batch.go); we are about to return to code that may run for long,
+	// so let others see them.
+	w.closeBatch()
 }
 
 // findHelp is find for a waiting worker (waitFor): the same sources, in the

@@ -1,0 +1,226 @@
+package forkjoin
+
+import "unsafe"
+
+// Spawn batches.
+//
+// A scope's tasks are spawned one by one (S.Go, Func.Go) but need not travel
+// one by one. While a scope has many tasks waiting (more than S.eager) and
+// no worker is looking for work, consecutive spawns of the same kind into the
+// same scope on the same worker fill one batch record, up to spawnBatch
+// tasks, and the record travels as one job: one deque slot, one steal, one
+// scope count, one record given back, for up to 16 tasks. The arguments sit
+// side by side in the record, so a thief that runs a batch reads them in a
+// few consecutive cache lines instead of a record's two lines per task. For
+// the seeds' workload of millions of tiny tasks that transfer is most of
+// what a stolen task costs.
+//
+// The rules:
+//
+//  1. A worker has at most one open batch (Worker.batch): a record that is
+//     on no deque and counted in no scope yet, so only its worker can see
+//     it, and appending to it needs no synchronisation.
+//  2. The worker closes its open batch (closeBatch: counts its tasks in the
+//     scope, then publishes it like a fork) when it is full, and
+//     before anything that could make its tasks wait or run out of order:
+//     a spawn of another kind or scope, a fork, a wait (waitFor), the end of
+//     the task that opened it (execute), and runtime.Goexit unwinding it.
+//     So an open batch exists only while the task that fills it runs, and
+//     at most spawnBatch-1 spawns wait unseen by thieves at any time (doc.go
+//     says what a task must not block on because of that).
+//  3. While the scope has at most S.eager tasks pending, or a worker is
+//     searching or parked, a spawn is queued at once in a batch of one: a
+//     few tasks, or tasks spawned for idle workers, never wait for
+//     company. Batching starts only where thieves already have plenty.
+//  4. A batch runs its tasks in order on the worker that took it, each under
+//     its own panic recovery; it counts as its tasks in Stats.Tasks and in
+//     the scope.
+//
+// Like every spawned record, a batch goes back to the worker that spawned it
+// once run (records.go).
+
+// spawnBatch is the most tasks one batch record carries. Sixteen makes a
+// batch of small arguments a few cache lines, saves fifteen of every sixteen
+// deque operations, records and scope counts, and keeps the granularity of
+// load balancing fine: batching starts only with 2·spawnBatch tasks per
+// worker already waiting.
+const spawnBatch = 16
+
+// funcBatch is the record of Func.Go spawns: up to spawnBatch arguments of
+// one Func.
+type funcBatch[A, R any] struct {
+	job
+	f    *Func[A, R]
+	args [spawnBatch]A
+}
+
+// closureBatch is the record of S.Go spawns: up to spawnBatch closures.
+type closureBatch struct {
+	job
+	fns [spawnBatch]func(*Worker)
+}
+
+// Go spawns f(a) in scope s, like s.Go, but allocation-free: the record
+// carries a (with other spawns' arguments; see batch.go), and the worker
+// that spawned it keeps the record for reuse. The result is discarded. Call
+// it from the scope's body or any of its tasks, as s.Go; it panics where
+// s.Go does.
+func (f *Func[A, R]) Go(s *S, a A) {
+	w := s.caller("forkjoin.Func.Go")
+	if w.Canceled() {
+		return
+	}
+	key := typeKey[funcBatch[A, R]]()
+	if b := w.batch; b != nil && b.key == key && b.scope == s {
+		if fb := (*funcBatch[A, R])(unsafe.Pointer(b)); fb.f == f {
+			fb.args[b.tasks] = a
+			if b.tasks++; b.tasks == spawnBatch {
+				w.closeBatch()
+			}
+			return
+		}
+	}
+	if s.full() {
+		_, pe := callFunc(w, f.fn, a)
+		s.ranInline(w, pe)
+		return
+	}
+	var fb *funcBatch[A, R]
+	if j := w.cacheGet(key); j != nil {
+		fb = (*funcBatch[A, R])(unsafe.Pointer(j)) // the key is the record's type
+	} else {
+		fb = &funcBatch[A, R]{}
+		fb.run, fb.owner, fb.key = fb, w, key
+	}
+	fb.f = f
+	fb.args[0] = a
+	s.open(w, &fb.job)
+}
+
+func (s *S) goFrom(w *Worker, fn func(w *Worker)) {
+	if w.Canceled() {
+		return
+	}
+	key := typeKey[closureBatch]()
+	if b := w.batch; b != nil && b.key == key && b.scope == s {
+		cb := (*closureBatch)(unsafe.Pointer(b))
+		cb.fns[b.tasks] = fn
+		if b.tasks++; b.tasks == spawnBatch {
+			w.closeBatch()
+		}
+		return
+	}
+	if s.full() {
+		s.ranInline(w, callVoid(w, fn))
+		return
+	}
+	var cb *closureBatch
+	if j := w.cacheGet(key); j != nil {
+		cb = (*closureBatch)(unsafe.Pointer(j)) // the key is the record's type
+	} else {
+		cb = &closureBatch{}
+		cb.run, cb.owner, cb.key = cb, w, key
+	}
+	cb.fns[0] = fn
+	s.open(w, &cb.job)
+}
+
+// open starts j, a batch record holding one task of s, on w: queued at once
+// while few tasks are pending or anyone is hungry (rule 3), else kept open
+// for the spawns that follow. Only w's goroutine calls it.
+func (s *S) open(w *Worker, j *job) {
+	w.closeBatch()
+	j.scope = s
+	j.tasks = 1
+	w.batch = j
+	if s.pending.Load() < s.eager || w.pool.sleep.hungry() {
+		w.closeBatch()
+	}
+}
+
+// closeBatch counts w's open batch in its scope and publishes it like a fork
+// (rule 2), waking a parked worker if nobody searches. Only w's goroutine
+// calls it.
+func (w *Worker) closeBatch() {
+	j := w.batch
+	if j == nil {
+		return
+	}
+	w.batch = nil
+	n := int64(j.tasks)
+	w.nTasks += uint64(n - 1) // fork counts one
+	j.scope.pending.Add(n)
+	w.fork(j)
+}
+
+func (b *funcBatch[A, R]) execute(w *Worker) {
+	s, n := b.scope, int(b.tasks)
+	runBatch(w, s, n, func(i int) { b.f.fn(w, b.args[i]) })
+	var zero A
+	for i := range n {
+		b.args[i] = zero // nothing of the caller's stays reachable
+	}
+	b.f = nil
+	b.finish(w, s)
+}
+
+func (b *funcBatch[A, R]) abandon(w *Worker) { b.job.abandonBatch(w) }
+
+func (b *closureBatch) execute(w *Worker) {
+	s, n := b.scope, int(b.tasks)
+	runBatch(w, s, n, func(i int) { b.fns[i](w) })
+	clear(b.fns[:n])
+	b.finish(w, s)
+}
+
+func (b *closureBatch) abandon(w *Worker) { b.job.abandonBatch(w) }
+
+// finish ends a batch w ran: the record goes home (records.go), and its
+// tasks are counted in s.
+func (j *job) finish(w *Worker, s *S) {
+	n := int64(j.tasks)
+	j.scope = nil
+	w.release(j)
+	w.flushStats()
+	w.finishScopeTask(s, n)
+}
+
+// abandonBatch fails a batch whose goroutine runtime.Goexit is ending: the
+// scope gets the Goexit as its panic, and the batch counts as finished, so
+// that the scope's owner does not wait for ever.
+func (j *job) abandonBatch(w *Worker) {
+	j.scope.fail(goexitPanic())
+	w.finishScopeTask(j.scope, int64(j.tasks))
+}
+
+// runBatch runs run(0), ..., run(n-1), the tasks of a batch of s, skipping
+// those not started once the invocation is canceled, and records each
+// task's panic in s without stopping the rest.
+func runBatch(w *Worker, s *S, n int, run func(i int)) {
+	for i := 0; i < n; {
+		i = runFrom(w, s, i, n, run)
+	}
+}
+
+// runFrom runs tasks i, i+1, ... until one panics or all ran, and returns
+// the index of the next task to run. Each task's end is settled as call's is
+// (settleTask: unjoined forks joined, panics recorded), with one deferred
+// recovery for the whole run.
+func runFrom(w *Worker, s *S, i, n int, run func(i int)) (next int) {
+	mark := len(w.open)
+	finished := false
+	defer func() {
+		if !finished { // a panic, or runtime.Goexit (which goes on after us)
+			s.fail(w.settleTask(mark, recover(), nil))
+			next = i + 1
+		}
+	}()
+	for ; i < n && !w.Canceled(); i++ {
+		run(i)
+		if len(w.open) > mark {
+			s.fail(w.settleTask(mark, nil, nil))
+		}
+	}
+	finished = true
+	return n
+}
