@@ -32,7 +32,8 @@ type Deque[T any] struct {
 	top atomic.Int64
 	_   [56]byte
 
-	// bottom is the index the next Push writes. Only the owner stores it.
+	// bottom is one past the newest published value: thieves may take the
+	// indices [top, bottom). Only the owner stores it (Push, Publish, Pop).
 	bottom atomic.Int64
 	// ring holds the values; the owner replaces it, thieves only load it.
 	ring atomic.Pointer[ring[T]]
@@ -40,11 +41,11 @@ type Deque[T any] struct {
 	// The owner's private view, so that a Push in steady state reads no
 	// line that thieves write:
 	//
-	// next is the index the next Push writes. It equals bottom, except
-	// after a Pop that found the deque empty or raced thieves for the last
-	// value: then top = next = bottom+1, which every reader already takes
-	// for empty, and the owner saves the fenced store that would restore
-	// bottom.
+	// next is the index the next Push (or PushLocal) writes. It is pub
+	// plus the unpublished values; pub equals bottom, except after a Pop
+	// that found the deque empty or raced thieves for the last value: then
+	// top = next = pub = bottom+1, which every reader already takes for
+	// empty, and the owner saves the fenced store that would restore bottom.
 	next int64
 	// topSeen is a value of top the owner loaded; top is at least that now,
 	// so b-topSeen bounds the length from above.
