@@ -81,6 +81,20 @@ func BenchmarkPushPopDeep(b *testing.B) {
 	}
 }
 
+// BenchmarkPushLocalPop is the pair a spawn loop's worker runs for a task
+// nobody stole before it was published: PushLocal, then Pop's unpublished
+// branch, no atomic operation on either side.
+func BenchmarkPushLocalPop(b *testing.B) {
+	b.ReportAllocs()
+	d := New[int](0)
+	for i := 0; b.Loop(); i++ {
+		d.PushLocal(i)
+		if _, ok := d.Pop(); !ok {
+			b.Fatal("Pop after PushLocal found nothing")
+		}
+	}
+}
+
 // feedAndSteal has the benchmark goroutine, as owner, push b.N values and
 // then one -1 per thief, while thieves run take until they see -1. The
 // result is ns per value stolen (or moved). Whoever has nothing to do yields,
