@@ -360,8 +360,10 @@ func (d *Deque[T]) stealOne() (v T, res stealResult) {
 // The caller must be dst's owner; dst must not be d.
 //
 // Each value is claimed with its own CAS on top, so the owner's CAS-free Pop
-// can never hand out a value a thief also took (see docs/deque.md for the race
-// a one-CAS "advance top by n" version has against that Pop).
+// can never hand out a value a thief also took. docs/deque.md gives the race
+// a one-CAS "advance top by n" version has against that Pop, and why a batch
+// claimed with one CAS on a word packing both ends was measured and not
+// taken (BenchmarkStealHalfBatch times this call alone).
 func (d *Deque[T]) StealHalf(dst *Deque[T]) int {
 	if dst == d {
 		panic("wsdeque: StealHalf with dst == d")
