@@ -41,8 +41,8 @@ type Deque[T any] struct {
 	// The owner's private view, so that a Push in steady state reads no
 	// line that thieves write:
 	//
-	// next is the index the next Push (or PushLocal) writes. It is pub
-	// plus the unpublished values; pub equals bottom, except after a Pop
+	// next is the index the next Push (or PushLocal) writes; the values
+	// in [pub, next) are unpublished. pub equals bottom, except after a Pop
 	// that found the deque empty or raced thieves for the last value: then
 	// top = next = pub = bottom+1, which every reader already takes for
 	// empty, and the owner saves the fenced store that would restore bottom.
@@ -315,7 +315,7 @@ type stealResult uint8
 const (
 	// stealEmpty: the deque was empty when the attempt loaded bottom.
 	stealEmpty stealResult = iota
-	// stealSuccess: the attempt took its values.
+	// stealSuccess: the attempt took the value at top.
 	stealSuccess
 	// stealRetry: the attempt lost a race (another thief or the owner
 	// took the value, or the ring changed) and took nothing; the deque
