@@ -2,8 +2,10 @@ package wsdeque
 
 import (
 	"runtime"
+	"strconv"
 	"sync"
 	"testing"
+	"time"
 )
 
 // The benchmarks sit in one file so that one run shows our deque beside the
@@ -81,6 +83,20 @@ func BenchmarkPushPopDeep(b *testing.B) {
 	}
 }
 
+// BenchmarkPushLocalPop is the pair a spawn loop's worker runs for a task
+// nobody stole before it was published: PushLocal, then Pop's unpublished
+// branch, no atomic operation on either side.
+func BenchmarkPushLocalPop(b *testing.B) {
+	b.ReportAllocs()
+	d := New[int](0)
+	for i := 0; b.Loop(); i++ {
+		d.PushLocal(i)
+		if _, ok := d.Pop(); !ok {
+			b.Fatal("Pop after PushLocal found nothing")
+		}
+	}
+}
+
 // feedAndSteal has the benchmark goroutine, as owner, push b.N values and
 // then one -1 per thief, while thieves run take until they see -1. The
 // result is ns per value stolen (or moved). Whoever has nothing to do yields,
@@ -147,4 +163,35 @@ func BenchmarkStealHalf(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkStealHalfBatch is StealHalf's own cost with nobody racing it: the
+// owner pushes 2*n values, one StealHalf moves n of them, and both sides are
+// emptied. Only the StealHalf call is timed (the steal-ns metric, per batch
+// of n values); ns/op includes the pushes and pops around it.
+func BenchmarkStealHalfBatch(b *testing.B) {
+	for _, n := range []int{8, 64} {
+		b.Run("n="+strconv.Itoa(n), func(b *testing.B) {
+			b.ReportAllocs()
+			d, dst := New[int](4*n), New[int](4*n)
+			var in time.Duration
+			for b.Loop() {
+				for i := range 2 * n {
+					d.PushLocal(i)
+				}
+				d.Publish()
+				start := time.Now()
+				got := d.StealHalf(dst)
+				in += time.Since(start)
+				if got != n {
+					b.Fatalf("StealHalf moved %d; want %d", got, n)
+				}
+				for range n {
+					d.Pop()
+					dst.Pop()
+				}
+			}
+			b.ReportMetric(float64(in.Nanoseconds())/float64(b.N), "steal-ns")
+		})
+	}
 }
