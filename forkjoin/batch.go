@@ -32,9 +32,12 @@ import "unsafe"
 //     searching or parked, a spawn is queued at once in a batch of one: a
 //     few tasks, or tasks spawned for idle workers, never wait for
 //     company. Batching starts only where thieves already have plenty.
-//  4. A batch runs its tasks in order on the worker that took it, each under
-//     its own panic recovery; it counts as its tasks in Stats.Tasks and in
-//     the scope.
+//  4. A batch runs its tasks in order on the worker that took it, each
+//     task's panic recorded and the rest run; it counts as its tasks in
+//     Stats.Tasks and in the scope.
+//  5. A full batch whose scope is at its backlog bound (S.full) is run at
+//     once by its worker instead of being published (endBatch): the bound
+//     that keeps a spawning loop's memory in check.
 //
 // Like every spawned record, a batch goes back to the worker that spawned it
 // once run (records.go).
@@ -75,15 +78,10 @@ func (f *Func[A, R]) Go(s *S, a A) {
 		if fb := (*funcBatch[A, R])(unsafe.Pointer(b)); fb.f == f {
 			fb.args[b.tasks] = a
 			if b.tasks++; b.tasks == spawnBatch {
-				w.closeBatch()
+				w.endBatch()
 			}
 			return
 		}
-	}
-	if s.full() {
-		_, pe := callFunc(w, f.fn, a)
-		s.ranInline(w, pe)
-		return
 	}
 	var fb *funcBatch[A, R]
 	if j := w.cacheGet(key); j != nil {
@@ -106,12 +104,8 @@ func (s *S) goFrom(w *Worker, fn func(w *Worker)) {
 		cb := (*closureBatch)(unsafe.Pointer(b))
 		cb.fns[b.tasks] = fn
 		if b.tasks++; b.tasks == spawnBatch {
-			w.closeBatch()
+			w.endBatch()
 		}
-		return
-	}
-	if s.full() {
-		s.ranInline(w, callVoid(w, fn))
 		return
 	}
 	var cb *closureBatch
@@ -136,6 +130,32 @@ func (s *S) open(w *Worker, j *job) {
 	if s.pending.Load() < s.eager || w.pool.sleep.hungry() {
 		w.closeBatch()
 	}
+}
+
+// endBatch ends w's full open batch: published (closeBatch), or, when its
+// scope's backlog is at its bound (S.full), run at once by w itself, which
+// bounds the memory a loop spawning millions of tasks holds while thieves
+// still have thousands to take. Running a whole batch under one recovery
+// (runBatch) makes an inline task cost little more than a plain call. Only
+// w's goroutine calls it.
+func (w *Worker) endBatch() {
+	j := w.batch
+	if !j.scope.full() {
+		w.closeBatch()
+		return
+	}
+	w.batch = nil
+	n := int64(j.tasks)
+	w.nTasks += uint64(n)
+	j.scope.pending.Add(n) // execute counts them finished
+	finished := false
+	defer func() {
+		if !finished { // runtime.Goexit: count the batch, as execute's abandon does
+			j.abandonBatch(w)
+		}
+	}()
+	j.run.execute(w)
+	finished = true
 }
 
 // closeBatch counts w's open batch in its scope and publishes it like a fork

@@ -106,13 +106,6 @@ func (s *S) caller(fn string) *Worker {
 	panic(fn + ": called from a goroutine that is not a worker of the scope's pool; spawn from the scope's body or its tasks")
 }
 
-// ranInline counts a spawn that s.full() had w run at once, and records its
-// panic.
-func (s *S) ranInline(w *Worker, pe *PanicError) {
-	s.fail(pe)
-	w.nTasks++
-}
-
 // fail records pe, if not nil, as the scope's panic, unless an earlier one
 // was recorded: the first panic wins.
 func (s *S) fail(pe *PanicError) {
@@ -122,8 +115,8 @@ func (s *S) fail(pe *PanicError) {
 }
 
 // full reports whether enough of the scope's tasks are already waiting for
-// idle workers that the next one should run at once, in the spawning task,
-// instead of being queued. In work-stealing mode this bounds the memory a
+// idle workers that the next full batch should run at once, in the spawning
+// task, instead of being queued (endBatch). In work-stealing mode this bounds the memory a
 // loop that spawns millions of tasks holds, much as Cilk's work-first spawns
 // keep a bounded number of frames waiting, and lets the spawning worker's
 // records be reused, at no cost in parallelism: thousands of tasks are

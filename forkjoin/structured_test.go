@@ -305,3 +305,28 @@ func TestFinishedCallsKeepNothingAlive(t *testing.T) {
 		t.Error("the data a joined closure captured is still reachable after the call returned")
 	}
 }
+
+// Goexit in a task that the spawning loop runs itself, its scope's backlog
+// being full, must not leave the scope waiting for tasks counted but never
+// finished.
+func TestGoexitInInlineBatch(t *testing.T) {
+	p := newPool(t, forkjoin.Workers(1))
+	withTimeout(t, 20*time.Second, func() {
+		v := recovered(func() {
+			forkjoin.Run(p, func(w *forkjoin.Worker) {
+				forkjoin.Scope(w, func(s *forkjoin.S) {
+					for i := range 40000 { // beyond the backlog bound of one worker
+						s.Go(func(*forkjoin.Worker) {
+							if i == 30000 {
+								runtime.Goexit()
+							}
+						})
+					}
+				})
+			})
+		})
+		if v == nil {
+			t.Error("Run returned normally after a task called runtime.Goexit")
+		}
+	})
+}
