@@ -74,6 +74,7 @@ func chaos(t *testing.T, p, other *forkjoin.Pool, d time.Duration) {
 		}
 	}()
 	var mu sync.Mutex // taken across joins by some invocations, plainly by others
+	var shared int    // what mu guards
 	deadline := time.Now().Add(d)
 	var wg sync.WaitGroup
 	for g := range 6 {
@@ -82,7 +83,7 @@ func chaos(t *testing.T, p, other *forkjoin.Pool, d time.Duration) {
 			defer wg.Done()
 			rng := rand.New(rand.NewPCG(uint64(g), 42))
 			for time.Now().Before(deadline) && !t.Failed() {
-				if err := chaosStep(rng, p, other, &mu); err != nil {
+				if err := chaosStep(rng, p, other, &mu, &shared); err != nil {
 					t.Error(err)
 					return
 				}
@@ -96,7 +97,7 @@ func chaos(t *testing.T, p, other *forkjoin.Pool, d time.Duration) {
 }
 
 // chaosStep runs one randomly chosen scenario and reports what went wrong.
-func chaosStep(rng *rand.Rand, p, other *forkjoin.Pool, mu *sync.Mutex) error {
+func chaosStep(rng *rand.Rand, p, other *forkjoin.Pool, mu *sync.Mutex, shared *int) error {
 	n := 10 + rng.IntN(8)
 	switch rng.IntN(8) {
 	case 0: // a lock held across a join; other invocations take it too
@@ -110,7 +111,7 @@ func chaosStep(rng *rand.Rand, p, other *forkjoin.Pool, mu *sync.Mutex) error {
 			return fmt.Errorf("fib(%d) under a lock = %d, want %d", n, got, want)
 		}
 	case 1: // a plain locker
-		forkjoin.Run(p, func(*forkjoin.Worker) { mu.Lock(); mu.Unlock() })
+		forkjoin.Run(p, func(*forkjoin.Worker) { mu.Lock(); *shared++; mu.Unlock() })
 	case 2: // a panic deep in a recursion
 		msg := panicMessage(func() {
 			forkjoin.Run(p, func(w *forkjoin.Worker) {

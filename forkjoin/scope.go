@@ -176,11 +176,3 @@ func callScopeBody(s *S, body func(*S)) (pe *PanicError) {
 	body(s)
 	return nil
 }
-
-// callVoid is call for a function without a result.
-func callVoid(w *Worker, fn func(*Worker)) (pe *PanicError) {
-	mark := len(w.open)
-	defer func() { pe = w.settleTask(mark, recover(), pe) }()
-	fn(w)
-	return nil
-}

@@ -24,11 +24,12 @@ import (
 func TestHelpingDoesNotRunOtherInvocations(t *testing.T) {
 	p := newPool(t, forkjoin.Workers(2))
 	var mu sync.Mutex
+	bRan := false // guarded by mu
 	started := make(chan struct{})
 	bDone := make(chan struct{})
 	go func() {
 		<-started
-		forkjoin.Run(p, func(*forkjoin.Worker) { mu.Lock(); mu.Unlock() })
+		forkjoin.Run(p, func(*forkjoin.Worker) { mu.Lock(); bRan = true; mu.Unlock() })
 		close(bDone)
 	}()
 	withTimeout(t, 10*time.Second, func() {
@@ -49,6 +50,11 @@ func TestHelpingDoesNotRunOtherInvocations(t *testing.T) {
 		})
 		<-bDone
 	})
+	mu.Lock()
+	defer mu.Unlock()
+	if !bRan {
+		t.Error("the second invocation did not run")
+	}
 }
 
 // runtime.Goexit in a Scope body (t.FailNow does it) must not skip the
