@@ -159,20 +159,7 @@ func chaosStep(rng *rand.Rand, p, other *forkjoin.Pool, mu *sync.Mutex, shared *
 	case 6: // recursive spawning from stolen tasks, every leaf once
 		var ran [256]atomic.Int32
 		forkjoin.Run(p, func(w *forkjoin.Worker) {
-			forkjoin.Scope(w, func(s *forkjoin.S) {
-				var spawn func(lo, hi int)
-				spawn = func(lo, hi int) {
-					s.Go(func(*forkjoin.Worker) {
-						if hi-lo == 1 {
-							ran[lo].Add(1)
-							return
-						}
-						spawn(lo, (lo+hi)/2)
-						spawn((lo+hi)/2, hi)
-					})
-				}
-				spawn(0, len(ran))
-			})
+			forkjoin.Scope(w, func(s *forkjoin.S) { spawnTree(s, ran[:], 0, len(ran)) })
 		})
 		for i := range ran {
 			if ran[i].Load() != 1 {

@@ -3,6 +3,7 @@ package forkjoin_test
 import (
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -142,4 +143,19 @@ func withTimeout(t *testing.T, d time.Duration, f func()) {
 	case <-time.After(d):
 		t.Fatalf("did not finish within %v (lost wake-up or deadlock)", d)
 	}
+}
+
+// spawnTree spawns one task per leaf of [lo, hi) into s the natural
+// recursive way, each inner task spawning its two halves with s.Go (from
+// whichever worker runs it), and counts each leaf's runs in ran.
+func spawnTree(s *forkjoin.S, ran []atomic.Int32, lo, hi int) {
+	s.Go(func(*forkjoin.Worker) {
+		if hi-lo == 1 {
+			ran[lo].Add(1)
+			return
+		}
+		mid := (lo + hi) / 2
+		spawnTree(s, ran, lo, mid)
+		spawnTree(s, ran, mid, hi)
+	})
 }

@@ -72,9 +72,12 @@ func (q *queue) popFront(st *workerStats) *job {
 	return j
 }
 
-// popBack removes the newest job if want is nil or the newest job is want,
-// and returns it; otherwise it returns nil.
-func (q *queue) popBack(want *job, st *workerStats) *job {
+// popBack removes and returns the newest job if it is want (any job when
+// want is nil) and belongs to invocation r (any invocation when r is nil);
+// otherwise it returns nil. A joiner takes its own job back with want set;
+// a waiting joiner helps with r set, since it runs only its own
+// invocation's jobs (see Worker.waitFor).
+func (q *queue) popBack(want *job, r *root, st *workerStats) *job {
 	if q.n.Load() == 0 {
 		return nil
 	}
@@ -85,32 +88,7 @@ func (q *queue) popBack(want *job, st *workerStats) *job {
 	}
 	i := (q.head + q.size - 1) & (len(q.buf) - 1)
 	j := q.buf[i]
-	if want != nil && j != want {
-		q.mu.Unlock()
-		return nil
-	}
-	q.buf[i] = nil
-	q.size--
-	q.n.Store(int64(q.size))
-	q.mu.Unlock()
-	return j
-}
-
-// popBackOf removes and returns the newest job if it belongs to invocation
-// r, else returns nil: a waiting joiner helps only its own invocation (see
-// Worker.waitFor).
-func (q *queue) popBackOf(r *root, st *workerStats) *job {
-	if q.n.Load() == 0 {
-		return nil
-	}
-	q.lock(st)
-	if q.size == 0 {
-		q.mu.Unlock()
-		return nil
-	}
-	i := (q.head + q.size - 1) & (len(q.buf) - 1)
-	j := q.buf[i]
-	if j.root != r {
+	if (want != nil && j != want) || (r != nil && j.root != r) {
 		q.mu.Unlock()
 		return nil
 	}

@@ -43,19 +43,28 @@ func (s *sleep) hungry() bool {
 // one (its cache is the warmest), else the most recently parked joiner,
 // which helps if the work is of its invocation (waitFor) and passes the
 // wake-up on to an idle worker otherwise (park).
-func (s *sleep) wakeOne() {
+func (s *sleep) wakeOne() { s.wake(false) }
+
+// wakeIdle is wakeOne restricted to idle workers: a joiner passing on a
+// wake-up it cannot use calls it, and passing it to another joiner could
+// bounce it between joiners for ever.
+func (s *sleep) wakeIdle() { s.wake(true) }
+
+func (s *sleep) wake(idleOnly bool) {
 	s.mu.Lock()
-	n := len(s.parked)
-	if n == 0 {
-		s.mu.Unlock()
-		return
-	}
-	i := n - 1
-	for k := n - 1; k >= 0; k-- {
+	i := -1
+	for k := len(s.parked) - 1; k >= 0; k-- {
 		if !s.parked[k].joining {
 			i = k
 			break
 		}
+	}
+	if i < 0 && !idleOnly {
+		i = len(s.parked) - 1
+	}
+	if i < 0 {
+		s.mu.Unlock()
+		return
 	}
 	w := s.parked[i]
 	s.parked = append(s.parked[:i], s.parked[i+1:]...)
@@ -65,28 +74,6 @@ func (s *sleep) wakeOne() {
 	s.mu.Unlock()
 	w.stats.wakeups.Add(1)
 	w.signal()
-}
-
-// wakeIdle is wakeOne restricted to idle workers: a joiner passing on a
-// wake-up it cannot use calls it, and passing it to another joiner could
-// bounce it between joiners for ever.
-func (s *sleep) wakeIdle() {
-	s.mu.Lock()
-	for k := len(s.parked) - 1; k >= 0; k-- {
-		w := s.parked[k]
-		if w.joining {
-			continue
-		}
-		s.parked = append(s.parked[:k], s.parked[k+1:]...)
-		w.isParked = false
-		w.wokeForWork = true
-		s.idle.Add(-1)
-		s.mu.Unlock()
-		w.stats.wakeups.Add(1)
-		w.signal()
-		return
-	}
-	s.mu.Unlock()
 }
 
 // wakeAll wakes every parked worker (used by Close).

@@ -128,21 +128,7 @@ func TestScopeGoFromStolenTasks(t *testing.T) {
 			defer p.Close()
 			var ran [4096]atomic.Int32
 			forkjoin.Run(p, func(w *forkjoin.Worker) {
-				forkjoin.Scope(w, func(s *forkjoin.S) {
-					var spawn func(lo, hi int)
-					spawn = func(lo, hi int) {
-						s.Go(func(*forkjoin.Worker) {
-							if hi-lo == 1 {
-								ran[lo].Add(1)
-								return
-							}
-							mid := (lo + hi) / 2
-							spawn(lo, mid)
-							spawn(mid, hi)
-						})
-					}
-					spawn(0, len(ran))
-				})
+				forkjoin.Scope(w, func(s *forkjoin.S) { spawnTree(s, ran[:], 0, len(ran)) })
 			})
 			for i := range ran {
 				if n := ran[i].Load(); n != 1 {

@@ -296,7 +296,7 @@ func (w *Worker) fork(j *job) {
 // and their own joins later find them done.
 func (w *Worker) takeBack(j *job) bool {
 	if w.shared {
-		return w.pool.shared.popBack(j, &w.stats) != nil
+		return w.pool.shared.popBack(j, nil, &w.stats) != nil
 	}
 	for {
 		if j.latch.done() {
@@ -320,7 +320,7 @@ func (w *Worker) takeBack(j *job) bool {
 // j, which thieves take first, so none. One Pop answers.
 func (w *Worker) takeBackJoin(j *job) bool {
 	if w.shared {
-		return w.pool.shared.popBack(j, &w.stats) != nil
+		return w.pool.shared.popBack(j, nil, &w.stats) != nil
 	}
 	x, ok := w.deque.Pop()
 	if ok && x != j {
@@ -376,7 +376,7 @@ func (w *Worker) waitFor(pr probe, hint *job) {
 func (w *Worker) findHelp(hint *job) *job {
 	p := w.pool
 	if w.shared {
-		return p.shared.popBackOf(w.root, &w.stats)
+		return p.shared.popBack(nil, w.root, &w.stats)
 	}
 	if j, ok := w.deque.Pop(); ok {
 		if j.root == w.root {
