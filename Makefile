@@ -4,6 +4,9 @@
 
 GO          ?= go
 PKGS        := ./...
+# The concurrency packages: their tests race owners against thieves and
+# workers against each other, so they also run under other GOMAXPROCS.
+CONC_PKGS   := ./wsdeque/ ./forkjoin/
 BIN         := $(CURDIR)/bin
 STATICCHECK := $(BIN)/staticcheck
 STATICCHECK_VERSION := v0.8.2
@@ -15,9 +18,13 @@ FUZZTIME    ?= 10s
 all: test
 
 # The test command CI runs (.ci/run): vet, then every test under the race
-# detector. Long soak runs stay behind -short; `make stress` runs them.
+# detector, then the concurrency packages again with one P and with four
+# (more Ps than this machine may have CPUs), so that the one-CPU and the
+# over-subscribed schedules are tested wherever CI runs. Long soak runs
+# stay behind -short; `make stress` runs them.
 test: vet
 	$(GO) test -race -short -count=1 -timeout 9m $(PKGS)
+	$(GO) test -race -short -count=1 -timeout 9m -cpu 1,4 $(CONC_PKGS)
 
 vet:
 	$(GO) vet $(PKGS)
@@ -34,7 +41,7 @@ bench:
 
 # Long concurrency runs (no -short): the full stress sizes, three times, under -race.
 stress:
-	$(GO) test -race -count=3 -timeout 60m -run 'Stress|Race|Linear|Exactly|Concurrent|UTS' ./wsdeque/ ./forkjoin/ ./algos/
+	$(GO) test -race -count=3 -timeout 60m -run 'Stress|Race|Linear|Exactly|Concurrent|UTS' $(CONC_PKGS) ./algos/
 	FJKIT_CHAOS=60s $(GO) test -race -count=1 -timeout 20m -run 'Chaos' ./forkjoin/
 
 # A short fuzz of each fuzz target (go test -fuzz takes one target at a time).

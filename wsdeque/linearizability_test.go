@@ -114,12 +114,11 @@ func linRound(rng *rand.Rand, thieves, ownerOps, thiefOps int) []porcupine.Opera
 		delay := rng.IntN(100)
 		wg.Go(func() {
 			ready.Add(1)
-			// Spin hard for a while before yielding: a thief that has
-			// gone to sleep misses the owner's few microseconds of work.
+			// Spin hard for a while before yielding (and, much later,
+			// sleeping): a thief that has gone to sleep misses the
+			// owner's few microseconds of work.
 			for i := 0; !start.Load(); i++ {
-				if i > 1<<14 {
-					runtime.Gosched()
-				}
+				backoff(i, 1<<14)
 			}
 			for range thiefOps {
 				pause(delay)
@@ -155,11 +154,18 @@ func linRound(rng *rand.Rand, thieves, ownerOps, thiefOps int) []porcupine.Opera
 // steals each). Only histories where a Steal overlaps a Pop can catch a race,
 // and how many do depends on the scheduler, so the test runs until it has
 // seen enough of them (or its time is up); the long run fails if it saw
-// almost none.
+// almost none. With one CPU or one P the two sides overlap only when the
+// owner loses its thread inside an operation, which is rare and no fault of
+// the deque: there the test checks its minimum of histories and does not
+// hunt for overlaps.
 func TestLinearizable(t *testing.T) {
 	minRounds, wantOverlap, budget := 20_000, 2_000, 60*time.Second
 	if testing.Short() {
 		minRounds, wantOverlap, budget = 2_000, 200, 15*time.Second
+	}
+	canRace := runtime.NumCPU() > 1 && runtime.GOMAXPROCS(0) > 1
+	if !canRace {
+		wantOverlap = 0
 	}
 	rng := rand.New(rand.NewPCG(7, 8))
 	unknown, overlapped, rounds := 0, 0, 0
@@ -194,10 +200,15 @@ func TestLinearizable(t *testing.T) {
 	if overlapped < 10 {
 		// On a loaded machine (make test runs packages side by side) the
 		// thieves may rarely get a core while the owner works. Do not
-		// fail the quick run for that; the long run must race.
-		if testing.Short() {
+		// fail the quick run for that; the long run must race where it
+		// can.
+		switch {
+		case !canRace:
+			t.Logf("only %d of %d histories had a Steal overlapping a Pop: needs 2 CPUs and 2 Ps to race: NumCPU=%d GOMAXPROCS=%d",
+				overlapped, rounds, runtime.NumCPU(), runtime.GOMAXPROCS(0))
+		case testing.Short():
 			t.Logf("only %d of %d histories had a Steal overlapping a Pop: the machine is busy", overlapped, rounds)
-		} else {
+		default:
 			t.Errorf("only %d of %d histories had a Steal overlapping a Pop; the test did not race", overlapped, rounds)
 		}
 	}

@@ -6,15 +6,29 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // spinUntil waits for cond, yielding so that the test also makes progress
-// with GOMAXPROCS=1.
+// with GOMAXPROCS=1. After a long wait it sleeps instead: with more Ps than
+// CPUs (-cpu 4 on one core) Gosched keeps the thread on the CPU, and the
+// goroutine it waits for runs on another thread only when this one gives
+// the CPU back. A wait that long means the other side is not running, so
+// sleeping loses no race.
 func spinUntil(cond func() bool) {
 	for i := 0; !cond(); i++ {
-		if i > 200 {
-			runtime.Gosched()
-		}
+		backoff(i, 200)
+	}
+}
+
+// backoff is step i of a wait: spin for the first spins steps, then yield
+// the P for 2000 steps, then give the CPU back by sleeping.
+func backoff(i, spins int) {
+	switch {
+	case i >= spins+2000:
+		time.Sleep(time.Microsecond)
+	case i >= spins:
+		runtime.Gosched()
 	}
 }
 
@@ -53,6 +67,12 @@ func TestRaceLastValue(t *testing.T) {
 			// win often and the race really is a race.
 			for range rng.IntN(64) {
 				sink.Add(1)
+			}
+			// Without a second CPU the thieves run only when the owner
+			// yields, so it yields here in some rounds: on one P they
+			// then steal inside the window, and both sides still win.
+			if rng.IntN(4) == 0 {
+				runtime.Gosched()
 			}
 			if v, ok := d.Pop(); ok {
 				if v != r {
@@ -173,12 +193,14 @@ func TestRaceStealNeverFalseWhenNonEmpty(t *testing.T) {
 	var wg sync.WaitGroup
 	for range thieves {
 		wg.Go(func() {
-			for !done.Load() {
+			for idle := 0; !done.Load(); {
 				k := tokens.Load()
 				if k <= 0 {
-					runtime.Gosched() // let the owner push
+					backoff(idle, 0) // let the owner push
+					idle++
 					continue
 				}
+				idle = 0
 				if !tokens.CompareAndSwap(k, k-1) {
 					continue
 				}
