@@ -2,6 +2,7 @@ package forkjoin
 
 import (
 	"context"
+	"runtime/trace"
 	"sync/atomic"
 )
 
@@ -79,8 +80,10 @@ func Invoke[T any](p *Pool, fn func(w *Worker) T) T {
 		_ = err // fn's result stands: Invoke has no error to report
 		return r
 	}
+	region := trace.StartRegion(context.Background(), "forkjoin.Invoke")
 	j := submit(p, fn, nil)
 	<-j.done
+	region.End()
 	if j.panic != nil {
 		panic(j.panic)
 	}
@@ -98,7 +101,12 @@ func Run(p *Pool, fn func(w *Worker)) {
 	})
 }
 
-// InvokeContext is Invoke with a way out. When ctx is done before fn
+// InvokeContext is Invoke with a way out, and with the caller's context for
+// the tools: the tasks run with ctx's profiler labels (pprof.WithLabels,
+// pprof.Do), and the call is a runtime/trace region ("forkjoin.InvokeContext")
+// of the task ctx belongs to, as Invoke's is ("forkjoin.Invoke").
+//
+// When ctx is done before fn
 // returns, the invocation is canceled: its tasks see it through w.Context()
 // and w.Canceled(), and from then on Join, Func.Join, Spawn, Fork, Scope's
 // Go, For, ForRange and Reduce start nothing new (Join and Spawn's futures
@@ -129,6 +137,8 @@ func InvokeContext[T any](ctx context.Context, p *Pool, fn func(w *Worker) T) (T
 	if w := p.current(); w != nil {
 		return invokeInline(w, ctx, fn)
 	}
+	region := trace.StartRegion(ctx, "forkjoin.InvokeContext")
+	defer region.End()
 	j := submit(p, fn, ctx)
 	stop := context.AfterFunc(ctx, func() { j.rt.canceled.Store(true) })
 	select {

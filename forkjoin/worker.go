@@ -3,6 +3,7 @@ package forkjoin
 import (
 	"context"
 	"runtime"
+	"runtime/pprof"
 	"sync/atomic"
 	"time"
 
@@ -34,6 +35,7 @@ type Worker struct {
 	// invocation (helpSteal), and canceledOrStale. Stored only when root
 	// changes; loading it costs what loading root does.
 	curRoot atomic.Pointer[root]
+	labeled bool // the goroutine carries an invocation's profiler labels (setRoot)
 
 	wake     chan struct{} // parking semaphore, capacity 1
 	isParked bool          // in pool.sleep.parked; guarded by pool.sleep.mu
@@ -267,9 +269,22 @@ func (w *Worker) execute(j *job) {
 // setRoot makes r the invocation w runs, for w.Canceled and for helpers
 // deciding whether they may steal from w (helpSteal). Only w's goroutine
 // calls it.
+//
+// The worker's goroutine takes the profiler labels of the invocation's
+// context (InvokeContext with a context made by pprof.WithLabels or inside
+// pprof.Do), so that CPU profiles attribute the parallel work to the request
+// it serves. Switching labels costs a context lookup, paid only when the
+// invocation changes and one side has a context.
 func (w *Worker) setRoot(r *root) {
 	w.root = r
 	w.curRoot.Store(r)
+	if r != nil && r.ctx != nil {
+		pprof.SetGoroutineLabels(r.ctx)
+		w.labeled = true
+	} else if w.labeled {
+		pprof.SetGoroutineLabels(context.Background())
+		w.labeled = false
+	}
 }
 
 // fork publishes j: on w's deque, or on the shared queue in shared mode.
