@@ -2,10 +2,13 @@ package sorts
 
 import (
 	"cmp"
-	"slices"
 
 	"github.com/fjkit/fjkit/forkjoin"
 )
+
+// The parallel layer of the merge sort: the entry points and the tasks that
+// sort, merge, and find whether the whole input is one run. The serial
+// kernels (zsort*.go) never call back into this layer.
 
 // Cutoffs of the merge sort. BenchmarkSortCutoff (sort_bench_test.go)
 // sweeps the parallel one; on the shared two-core machine it was written on,
@@ -20,7 +23,8 @@ const (
 	mergeSortSerialCutoff = 1 << 13
 
 	// mergeSerialCutoff is the output length at or below which a merge
-	// runs serially instead of being split by co-ranking.
+	// runs serially instead of being split by co-ranking, and the least
+	// length of a chunk of the parallel run check and reversal.
 	mergeSerialCutoff = 1 << 13
 
 	// insertionSortRun is the length at or below which the serial kernel
@@ -34,50 +38,25 @@ const (
 // The sort is stable, which is observable only for floating-point zeros of
 // either sign and NaNs with different payloads.
 //
-// It allocates one scratch buffer of len(s) elements per call (none if s is
-// already sorted, which one pass recognises); the levels of the recursion
-// alternate between s and the buffer, so every element is moved once per
-// level. Each merge of two runs is itself split in two by
-// co-ranking (a binary search for the point that divides the output in
-// half), so no merge is serial above mergeSerialCutoff elements: the span is
-// O(log³ n) plus the serial cutoffs, and the work O(n log n).
+// Input that is one ascending run, or one strictly descending run (which it
+// reverses), costs one pass, parallel above mergeSortSerialCutoff elements,
+// and no buffer. Otherwise it allocates one scratch buffer of len(s)
+// elements per call; the levels of the recursion alternate between s and the
+// buffer, so every element is moved once per level, and a subproblem that
+// is one run is recognised in one pass. Each merge of two runs is itself
+// split in two by co-ranking (a binary search for the point that divides
+// the output in half), so no merge is serial above mergeSerialCutoff
+// elements: the span is O(log³ n) plus the serial cutoffs, and the work
+// O(n log n).
 //
 // From ordinary code, call it through a pool:
 //
 //	forkjoin.Run(forkjoin.Default(), func(w *forkjoin.Worker) { sorts.MergeSort(w, s) })
-func MergeSort[T cmp.Ordered](w *forkjoin.Worker, s []T) {
+func MergeSort[E cmp.Ordered](w *forkjoin.Worker, s []E) {
 	if w == nil {
 		panic("sorts: MergeSort: nil worker w")
 	}
-	if len(s) <= insertionSortRun {
-		insertionSortOrdered(s)
-		return
-	}
-	// A scan that stops at the first descent costs nothing on unordered
-	// input and spares sorted input the buffer and the copying levels.
-	if slices.IsSorted(s) {
-		return
-	}
-	buf := make([]T, len(s))
-	if len(s) <= mergeSortSerialCutoff {
-		stableSortOrdered(s, buf, false)
-		return
-	}
-	parallelMergeSortOrdered(w, s, buf, mergeSortSerialCutoff)
-}
-
-// parallelMergeSortOrdered sorts s with buf as scratch, splitting it into
-// tasks down to cutoff elements.
-func parallelMergeSortOrdered[T cmp.Ordered](w *forkjoin.Worker, s, buf []T, cutoff int) {
-	parallelMergeSort(w, s, buf, orderedKernel[T]{}, cutoff)
-}
-
-// parallelMergeSort sorts s with buf as scratch, splitting it into tasks
-// down to cutoff elements, with k's serial sort, merge and co-ranking.
-func parallelMergeSort[T any, K msKernel[T]](w *forkjoin.Worker, s, buf []T, k K, cutoff int) {
-	m := &mergeSorter[T, K]{k: k, cutoff: max(cutoff, insertionSortRun)}
-	m.task = forkjoin.NewFunc(m.run)
-	m.sort(w, s, buf, false)
+	mergeSort(w, s, orderedMS[E]{}, mergeSortSerialCutoff)
 }
 
 // MergeSortFunc sorts s in ascending order as determined by cmp, keeping
@@ -86,49 +65,44 @@ func parallelMergeSort[T any, K msKernel[T]](w *forkjoin.Worker, s, buf []T, k K
 // a positive number when a > b and zero when they are equal, and must be a
 // strict weak ordering. Tasks call cmp concurrently.
 //
-// It allocates one scratch buffer of len(s) elements per call and has the
-// same O(log³ n) span as MergeSort.
-func MergeSortFunc[T any](w *forkjoin.Worker, s []T, cmp func(a, b T) int) {
+// It costs what MergeSort costs: one pass on a run, otherwise one scratch
+// buffer of len(s) elements and an O(log³ n) span.
+func MergeSortFunc[E any](w *forkjoin.Worker, s []E, cmp func(a, b E) int) {
 	if w == nil {
 		panic("sorts: MergeSortFunc: nil worker w")
 	}
 	if cmp == nil {
 		panic("sorts: MergeSortFunc: nil cmp")
 	}
+	mergeSort(w, s, cmpFuncMS[E]{cmp}, mergeSortSerialCutoff)
+}
+
+// mergeSort sorts s with k's serial pieces, splitting it into tasks down to
+// cutoff elements.
+func mergeSort[E any, K msKernel[E]](w *forkjoin.Worker, s []E, k K, cutoff int) {
 	if len(s) <= insertionSortRun {
-		insertionSortCmpFunc(s, cmp)
+		k.insertionSort(s)
 		return
 	}
-	if slices.IsSortedFunc(s, cmp) {
+	if len(s) <= cutoff {
+		if asc, desc := k.runOf(s); asc || desc {
+			if desc {
+				reverse(s)
+			}
+			return
+		}
+		k.sortSerial(s, make([]E, len(s)), false)
 		return
 	}
-	buf := make([]T, len(s))
-	if len(s) <= mergeSortSerialCutoff {
-		stableSortCmpFunc(s, buf, false, cmp)
+	m := &mergeSorter[E, K]{k: k, cutoff: max(cutoff, insertionSortRun)}
+	m.task = forkjoin.NewFunc(m.step)
+	if run := m.step(w, msStep[E]{kind: msRun, x: s, lo: 1, hi: len(s)}); run.asc || run.desc {
+		if run.desc {
+			m.step(w, msStep[E]{kind: msReverse, x: s, lo: 0, hi: len(s) / 2})
+		}
 		return
 	}
-	parallelMergeSort(w, s, buf, cmpFuncKernel[T]{cmp}, mergeSortSerialCutoff)
-}
-
-// msStep is a task of a merge sort. With merge unset it asks for x to be
-// sorted, with the result left in x, or in y when toBuf is set (y has the
-// length of x and is scratch space). With merge set it asks for the sorted
-// runs y (left) and z (right) to be merged into x.
-//
-// Sorting and merging share one argument type so that one Func serves both:
-// the pool caches job records per Func, and one Func per call keeps its
-// records warm instead of two that might contend for a cache slot.
-type msStep[T any] struct {
-	x, y, z      []T
-	merge, toBuf bool
-}
-
-func sortStep[T any](s, buf []T, toBuf bool) msStep[T] {
-	return msStep[T]{x: s, y: buf, toBuf: toBuf}
-}
-
-func mergeStep[T any](dst, a, b []T) msStep[T] {
-	return msStep[T]{x: dst, y: a, z: b, merge: true}
+	m.sort(w, s, make([]E, len(s)), false)
 }
 
 // msKernel is what the two merge sorts differ in: the serial pieces, with
@@ -136,44 +110,89 @@ func mergeStep[T any](dst, a, b []T) msStep[T] {
 // MergeSortFunc). They run once per leaf or merge, so calling them through
 // the type parameter costs nothing measurable, and the element loops inside
 // stay specialised.
-type msKernel[T any] interface {
-	sortSerial(s, buf []T, toBuf bool) // see stableSortOrdered
-	mergeSerial(dst, a, b []T)
-	coRank(k int, a, b []T) int
+type msKernel[E any] interface {
+	insertionSort(s []E)               // insertionSortOrdered
+	runOf(s []E) (asc, desc bool)      // runOfOrdered
+	sortSerial(s, buf []E, toBuf bool) // stableSortOrdered
+	mergeSerial(dst, a, b []E)         // mergeOrdered
+	coRank(k int, a, b []E) int        // coRankOrdered
 }
 
-type orderedKernel[T cmp.Ordered] struct{}
+type orderedMS[E cmp.Ordered] struct{}
 
-func (orderedKernel[T]) sortSerial(s, buf []T, toBuf bool) { stableSortOrdered(s, buf, toBuf) }
-func (orderedKernel[T]) mergeSerial(dst, a, b []T)         { mergeOrdered(dst, a, b) }
-func (orderedKernel[T]) coRank(k int, a, b []T) int        { return coRankOrdered(k, a, b) }
+func (orderedMS[E]) insertionSort(s []E)               { insertionSortOrdered(s) }
+func (orderedMS[E]) runOf(s []E) (bool, bool)          { return runOfOrdered(s) }
+func (orderedMS[E]) sortSerial(s, buf []E, toBuf bool) { stableSortOrdered(s, buf, toBuf) }
+func (orderedMS[E]) mergeSerial(dst, a, b []E)         { mergeOrdered(dst, a, b) }
+func (orderedMS[E]) coRank(k int, a, b []E) int        { return coRankOrdered(k, a, b) }
 
-type cmpFuncKernel[T any] struct{ cmp func(a, b T) int }
+type cmpFuncMS[E any] struct{ cmp func(a, b E) int }
 
-func (c cmpFuncKernel[T]) sortSerial(s, buf []T, toBuf bool) {
+func (c cmpFuncMS[E]) insertionSort(s []E)      { insertionSortCmpFunc(s, c.cmp) }
+func (c cmpFuncMS[E]) runOf(s []E) (bool, bool) { return runOfCmpFunc(s, c.cmp) }
+func (c cmpFuncMS[E]) sortSerial(s, buf []E, toBuf bool) {
 	stableSortCmpFunc(s, buf, toBuf, c.cmp)
 }
-func (c cmpFuncKernel[T]) mergeSerial(dst, a, b []T)  { mergeCmpFunc(dst, a, b, c.cmp) }
-func (c cmpFuncKernel[T]) coRank(k int, a, b []T) int { return coRankCmpFunc(k, a, b, c.cmp) }
+func (c cmpFuncMS[E]) mergeSerial(dst, a, b []E)  { mergeCmpFunc(dst, a, b, c.cmp) }
+func (c cmpFuncMS[E]) coRank(k int, a, b []E) int { return coRankCmpFunc(k, a, b, c.cmp) }
 
 // mergeSorter holds the task function of one sort call; it is made per call
 // because a package-level Func cannot be generic.
-type mergeSorter[T any, K msKernel[T]] struct {
+type mergeSorter[E any, K msKernel[E]] struct {
 	k      K
 	cutoff int // subproblems this long are sorted serially
-	task   *forkjoin.Func[msStep[T], struct{}]
+	task   *forkjoin.Func[msStep[E], run]
 }
 
-func (m *mergeSorter[T, K]) run(w *forkjoin.Worker, st msStep[T]) struct{} {
-	if st.merge {
-		m.merge(w, st.x, st.y, st.z)
-	} else {
+// msStep is a task of a merge sort. All kinds share one argument type so
+// that one Func serves them: the pool caches job records per Func, and one
+// Func per call keeps its records warm instead of several that might
+// contend for a cache slot.
+type msStep[E any] struct {
+	kind    msKind
+	x, y, z []E
+	toBuf   bool
+	lo, hi  int
+}
+
+type msKind uint8
+
+const (
+	msSort    msKind = iota // sort x into x, or into y (scratch, as long) with toBuf set
+	msMerge                 // merge the sorted runs y (left) and z (right) into x
+	msRun                   // report whether x[lo-1:hi] is one run
+	msReverse               // reverseRanks(x, 0, len(x), lo, hi)
+)
+
+// run is what an msRun task found: whether its part of the input is
+// ascending, or strictly descending.
+type run struct{ asc, desc bool }
+
+func (m *mergeSorter[E, K]) step(w *forkjoin.Worker, st msStep[E]) run {
+	switch st.kind {
+	case msSort:
 		m.sort(w, st.x, st.y, st.toBuf)
+		return run{}
+	case msMerge:
+		m.merge(w, st.x, st.y, st.z)
+		return run{}
 	}
-	return struct{}{}
+	if st.hi-st.lo <= mergeSerialCutoff {
+		if st.kind == msReverse {
+			reverseRanks(st.x, 0, len(st.x), st.lo, st.hi)
+			return run{}
+		}
+		asc, desc := m.k.runOf(st.x[st.lo-1 : st.hi])
+		return run{asc, desc}
+	}
+	l, r := st, st
+	l.hi = int(uint(st.lo+st.hi) >> 1)
+	r.lo = l.hi
+	x, y := m.task.Join(w, l, r)
+	return run{x.asc && y.asc, x.desc && y.desc}
 }
 
-func (m *mergeSorter[T, K]) sort(w *forkjoin.Worker, s, buf []T, toBuf bool) {
+func (m *mergeSorter[E, K]) sort(w *forkjoin.Worker, s, buf []E, toBuf bool) {
 	n := len(s)
 	if n <= m.cutoff {
 		m.k.sortSerial(s, buf, toBuf)
@@ -182,7 +201,9 @@ func (m *mergeSorter[T, K]) sort(w *forkjoin.Worker, s, buf []T, toBuf bool) {
 	h := n / 2
 	// Sort each half into the other buffer, then merge back into the one
 	// the caller asked for.
-	m.task.Join(w, sortStep(s[:h], buf[:h], !toBuf), sortStep(s[h:], buf[h:], !toBuf))
+	m.task.Join(w,
+		msStep[E]{kind: msSort, x: s[:h], y: buf[:h], toBuf: !toBuf},
+		msStep[E]{kind: msSort, x: s[h:], y: buf[h:], toBuf: !toBuf})
 	if toBuf {
 		m.merge(w, buf, s[:h], s[h:])
 	} else {
@@ -190,7 +211,7 @@ func (m *mergeSorter[T, K]) sort(w *forkjoin.Worker, s, buf []T, toBuf bool) {
 	}
 }
 
-func (m *mergeSorter[T, K]) merge(w *forkjoin.Worker, dst, a, b []T) {
+func (m *mergeSorter[E, K]) merge(w *forkjoin.Worker, dst, a, b []E) {
 	n := len(dst)
 	if n <= mergeSerialCutoff {
 		m.k.mergeSerial(dst, a, b)
@@ -199,45 +220,7 @@ func (m *mergeSorter[T, K]) merge(w *forkjoin.Worker, dst, a, b []T) {
 	k := n / 2
 	i := m.k.coRank(k, a, b)
 	j := k - i
-	m.task.Join(w, mergeStep(dst[:k], a[:i], b[:j]), mergeStep(dst[k:], a[i:], b[j:]))
-}
-
-// stableSortOrdered is the serial kernel of MergeSort: a top-down merge sort
-// that sorts s, leaving the result in s, or in buf when toBuf is set. buf
-// has the length of s. The levels alternate between the two slices, as in
-// the parallel sort, so no level copies back.
-func stableSortOrdered[T cmp.Ordered](s, buf []T, toBuf bool) {
-	if len(s) <= insertionSortRun {
-		insertionSortOrdered(s)
-		if toBuf {
-			copy(buf, s)
-		}
-		return
-	}
-	h := len(s) / 2
-	stableSortOrdered(s[:h], buf[:h], !toBuf)
-	stableSortOrdered(s[h:], buf[h:], !toBuf)
-	if toBuf {
-		mergeOrdered(buf, s[:h], s[h:])
-	} else {
-		mergeOrdered(s, buf[:h], buf[h:])
-	}
-}
-
-func stableSortCmpFunc[T any](s, buf []T, toBuf bool, cmp func(a, b T) int) {
-	if len(s) <= insertionSortRun {
-		insertionSortCmpFunc(s, cmp)
-		if toBuf {
-			copy(buf, s)
-		}
-		return
-	}
-	h := len(s) / 2
-	stableSortCmpFunc(s[:h], buf[:h], !toBuf, cmp)
-	stableSortCmpFunc(s[h:], buf[h:], !toBuf, cmp)
-	if toBuf {
-		mergeCmpFunc(buf, s[:h], s[h:], cmp)
-	} else {
-		mergeCmpFunc(s, buf[:h], buf[h:], cmp)
-	}
+	m.task.Join(w,
+		msStep[E]{kind: msMerge, x: dst[:k], y: a[:i], z: b[:j]},
+		msStep[E]{kind: msMerge, x: dst[k:], y: a[i:], z: b[j:]})
 }

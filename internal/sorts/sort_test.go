@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"math"
-	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -233,13 +232,15 @@ func TestQuickSortParallelPartition(t *testing.T) {
 	forEachSortPool(t, func(t *testing.T, p *forkjoin.Pool) {
 		for _, tc := range cases {
 			got := slices.Clone(tc.in)
-			q := &quickSorterOrdered[int]{data: got, cutoff: 100, partition: 200, chunk: 50}
+			q := newQuickSorter(got, orderedQS[int]{}, 100)
+			q.partition, q.chunk = 200, 50
 			forkjoin.Run(p, q.run)
 			if diff := diffSlices(tc.want, got); diff != "" {
 				t.Fatalf("quickSorterOrdered(%s, n=%d) (-want +got):\n%s", tc.pattern, len(tc.in), truncate(diff))
 			}
 			got = slices.Clone(tc.in)
-			qf := &quickSorterCmpFunc[int]{data: got, k: cmpFuncQS[int]{cmp.Compare[int]}, cutoff: 100, partition: 200, chunk: 50}
+			qf := newQuickSorter(got, cmpFuncQS[int]{cmp.Compare[int]}, 100)
+			qf.partition, qf.chunk = 200, 50
 			forkjoin.Run(p, qf.run)
 			if diff := diffSlices(tc.want, got); diff != "" {
 				t.Fatalf("quickSorterCmpFunc(%s, n=%d) (-want +got):\n%s", tc.pattern, len(tc.in), truncate(diff))
@@ -600,11 +601,12 @@ func TestSortsComparisonsNotQuadratic(t *testing.T) {
 	}
 }
 
-// TestQuickSortHeapSortFallback shows that the heapsort fallback is what
-// bounds the worst case: McIlroy's adversary, played against the kernel with
-// the fallback disabled (a limit of n bad partitions), makes it quadratic,
-// and the input it found is sorted with few comparisons once the fallback
-// is enabled.
+// TestQuickSortHeapSortFallback checks the two defences of the kernel
+// against McIlroy's adversary. Played against the kernel with the fallback
+// disabled (a limit of n bad partitions), the adversary finds unbalanced
+// partitions, but breakPatterns moves the next pivot's samples each time,
+// which keeps it from making the kernel quadratic; and a range whose limit
+// is spent is heapsorted, making exactly heapsort's comparisons.
 func TestQuickSortHeapSortFallback(t *testing.T) {
 	n := 5000
 	adv := newAntiQuicksort(n)
@@ -612,23 +614,35 @@ func TestQuickSortHeapSortFallback(t *testing.T) {
 	for i := range idx {
 		idx[i] = i
 	}
-	pdqCmpFunc(idx, 0, n, n, adv.cmp)
+	pdqCmpFunc(idx, pdqRange{a: 0, b: n, limit: n, balanced: true, partitioned: true}, adv.cmp)
 	killer := adv.input()
 	nlogn := float64(n) * math.Log2(float64(n))
 	t.Logf("n=%d: %d comparisons without the fallback (%.1f·n·log2 n)", n, adv.compares, float64(adv.compares)/nlogn)
-	if float64(adv.compares) < 10*nlogn {
-		t.Errorf("the adversary did not defeat the kernel without its fallback: %d comparisons", adv.compares)
+	if float64(adv.compares) > 3*nlogn {
+		t.Errorf("without the fallback, the adversary took %d comparisons, more than 3·n·log2 n", adv.compares)
 	}
 
 	var bounded atomic.Int64
 	s := slices.Clone(killer)
-	pdqCmpFunc(s, 0, n, bits.Len(uint(n)), countingCompare(&bounded))
+	pdqCmpFunc(s, wholeRange(n), countingCompare(&bounded))
 	if !slices.IsSorted(s) {
 		t.Fatalf("pdqCmpFunc did not sort the adversary's input")
 	}
 	t.Logf("n=%d: %d comparisons with it (%.1f·n·log2 n)", n, bounded.Load(), float64(bounded.Load())/nlogn)
 	if float64(bounded.Load()) > 3*nlogn {
 		t.Errorf("with the fallback, the adversary's input took %d comparisons, more than 3·n·log2 n", bounded.Load())
+	}
+
+	var spent, heap atomic.Int64
+	s = slices.Clone(killer)
+	pdqCmpFunc(s, pdqRange{a: 0, b: n, limit: 0, balanced: true, partitioned: true}, countingCompare(&spent))
+	if !slices.IsSorted(s) {
+		t.Fatalf("pdqCmpFunc with its limit spent did not sort")
+	}
+	s = slices.Clone(killer)
+	heapSortCmpFunc(s, countingCompare(&heap))
+	if spent.Load() != heap.Load() {
+		t.Errorf("pdqCmpFunc with its limit spent made %d comparisons, heapsort %d", spent.Load(), heap.Load())
 	}
 }
 
