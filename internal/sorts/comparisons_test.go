@@ -148,3 +148,44 @@ func TestMergeSortFuncRunsOnePass(t *testing.T) {
 		})
 	}
 }
+
+// TestMergeGallop merges runs that interleave in stretches of every length,
+// so that the CmpFunc merge switches to its exponential searches and back,
+// and checks the result against the stable merge; with stretches of 512
+// elements it must make far fewer comparisons than one per element.
+func TestMergeGallop(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	for it := range 200 {
+		long := it%2 == 1
+		var a, b []record
+		key := 0
+		for len(a)+len(b) < 4000 {
+			stretch := 1 << r.IntN(10)
+			if long {
+				stretch = 512
+			}
+			for range stretch {
+				a = append(a, record{Key: key})
+				key += r.IntN(2) // ties, within a run and across the two
+			}
+			a, b = b, a
+		}
+		for i := range a {
+			a[i].Index = i
+		}
+		for i := range b {
+			b[i].Index = len(a) + i
+		}
+		want := slices.Concat(a, b)
+		slices.SortStableFunc(want, compareRecordKeys)
+		got := make([]record, len(want))
+		var count int
+		mergeCmpFunc(got, a, b, func(x, y record) int { count++; return compareRecordKeys(x, y) })
+		if diff := diffSlices(want, got); diff != "" {
+			t.Fatalf("mergeCmpFunc is not the stable merge (-want +got):\n%s", truncate(diff))
+		}
+		if long && count > len(want)/8 {
+			t.Fatalf("mergeCmpFunc made %d comparisons merging %d elements in stretches of 512", count, len(want))
+		}
+	}
+}

@@ -31,6 +31,11 @@ const (
 	// uses insertion sort. Runs of 12 to 32 sorted 2^20 random int64 in
 	// the same time within 5%.
 	insertionSortRun = 20
+
+	// mergeGallop is how many elements in a row one run supplies to a
+	// merge before the CmpFunc merge searches for the end of the stretch
+	// instead of comparing element by element (TimSort's MIN_GALLOP).
+	mergeGallop = 7
 )
 
 // MergeSort sorts s in ascending order, as slices.Sort does (NaNs first),
