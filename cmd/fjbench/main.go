@@ -44,6 +44,7 @@ type config struct {
 	format     string
 	plot       string
 	cpuprofile string
+	input      string // sort's input kind; "": random
 }
 
 // scenario is one subcommand.
@@ -56,7 +57,7 @@ type scenario struct {
 var scenarios = []scenario{
 	{"seed", "the seeds' experiment: 2·10^6 tiny tasks, shared queue vs work stealing, weight sweep (default)", runSeed},
 	{"fib", "doubly recursive Fibonacci, fib(-n, default 35) with a serial -cutoff (default 12)", runFib},
-	{"sort", "sorting -n (default 10^6) random int64s: fjkit merge sort and quicksort, slices.Sort, a goroutine merge sort", runSort},
+	{"sort", "sorting -n (default 10^6) int64s (-input, default random): fjkit merge sort and quicksort, slices.Sort, a goroutine merge sort", runSort},
 	{"matmul", "-n×-n (default 512) matrix product: fjkit MatMul, gonum's Mul, row-block pools", runMatMul},
 	{"uts", "Unbalanced Tree Search on T1 cut at depth -n (default 9)", runUTS},
 	{"nqueens", "counting -n-queens solutions (default 13), baselines forking the first -cutoff rows (default 3)", runNQueens},
@@ -88,6 +89,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&cfg.n, "n", 0, "problem size of a subcommand (fib n, sort length, matmul dimension, uts depth, nqueens board); 0: its default")
 	fs.IntVar(&cfg.n, "size", 0, "the same as -n")
 	fs.IntVar(&cfg.cutoff, "cutoff", 0, "sequential cutoff of a recursive subcommand; 0: its default")
+	fs.StringVar(&cfg.input, "input", "random", "sort: the input, one of "+sortInputKinds)
 	fs.IntVar(&cfg.runs, "runs", 3, "timed runs per measurement after one warm-up; the median and spread are reported")
 	mode := fs.String("mode", "both", "fjkit scheduler: ws, shared or both")
 	fs.StringVar(&cfg.format, "format", formatTable, "output format: "+strings.Join(formats, ", "))
