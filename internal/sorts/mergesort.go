@@ -85,29 +85,18 @@ func MergeSortFunc[E any](w *forkjoin.Worker, s []E, cmp func(a, b E) int) {
 // mergeSort sorts s with k's serial pieces, splitting it into tasks down to
 // cutoff elements.
 func mergeSort[E any, K msKernel[E]](w *forkjoin.Worker, s []E, k K, cutoff int) {
-	if len(s) <= insertionSortRun {
+	switch {
+	case len(s) <= insertionSortRun:
 		k.insertionSort(s)
-		return
-	}
-	if len(s) <= cutoff {
-		if asc, desc := k.runOf(s); asc || desc {
-			if desc {
-				reverse(s)
-			}
-			return
+	case len(s) <= cutoff:
+		if asc, desc := k.runOf(s); desc {
+			reverse(s)
+		} else if !asc {
+			k.sortSerial(s, make([]E, len(s)), false)
 		}
-		k.sortSerial(s, make([]E, len(s)), false)
-		return
+	default:
+		newMergeSorter(k, cutoff).run(w, s)
 	}
-	m := &mergeSorter[E, K]{k: k, cutoff: max(cutoff, insertionSortRun)}
-	m.task = forkjoin.NewFunc(m.step)
-	if run := m.step(w, msStep[E]{kind: msRun, x: s, lo: 1, hi: len(s)}); run.asc || run.desc {
-		if run.desc {
-			m.step(w, msStep[E]{kind: msReverse, x: s, lo: 0, hi: len(s) / 2})
-		}
-		return
-	}
-	m.sort(w, s, make([]E, len(s)), false)
 }
 
 // msKernel is what the two merge sorts differ in: the serial pieces, with
@@ -146,7 +135,26 @@ func (c cmpFuncMS[E]) coRank(k int, a, b []E) int { return coRankCmpFunc(k, a, b
 type mergeSorter[E any, K msKernel[E]] struct {
 	k      K
 	cutoff int // subproblems this long are sorted serially
-	task   *forkjoin.Func[msStep[E], run]
+	task   *forkjoin.Func[msStep[E], runKind]
+}
+
+func newMergeSorter[E any, K msKernel[E]](k K, cutoff int) *mergeSorter[E, K] {
+	m := &mergeSorter[E, K]{k: k, cutoff: max(cutoff, insertionSortRun)}
+	m.task = forkjoin.NewFunc(m.step)
+	return m
+}
+
+// run sorts s with tasks of w's pool. Input that is one run, found by a
+// parallel pass, costs that pass (and a parallel reversal if it is
+// descending), and no buffer.
+func (m *mergeSorter[E, K]) run(w *forkjoin.Worker, s []E) {
+	r := m.step(w, msStep[E]{kind: msRun, x: s, lo: 1, hi: len(s)})
+	switch {
+	case r.desc:
+		m.step(w, msStep[E]{kind: msReverse, x: s, lo: 0, hi: len(s) / 2})
+	case !r.asc:
+		m.sort(w, s, make([]E, len(s)), false)
+	}
 }
 
 // msStep is a task of a merge sort. All kinds share one argument type so
@@ -169,32 +177,32 @@ const (
 	msReverse               // reverseRanks(x, 0, len(x), lo, hi)
 )
 
-// run is what an msRun task found: whether its part of the input is
+// runKind is what an msRun task found: whether its part of the input is
 // ascending, or strictly descending.
-type run struct{ asc, desc bool }
+type runKind struct{ asc, desc bool }
 
-func (m *mergeSorter[E, K]) step(w *forkjoin.Worker, st msStep[E]) run {
+func (m *mergeSorter[E, K]) step(w *forkjoin.Worker, st msStep[E]) runKind {
 	switch st.kind {
 	case msSort:
 		m.sort(w, st.x, st.y, st.toBuf)
-		return run{}
+		return runKind{}
 	case msMerge:
 		m.merge(w, st.x, st.y, st.z)
-		return run{}
+		return runKind{}
 	}
 	if st.hi-st.lo <= mergeSerialCutoff {
 		if st.kind == msReverse {
 			reverseRanks(st.x, 0, len(st.x), st.lo, st.hi)
-			return run{}
+			return runKind{}
 		}
 		asc, desc := m.k.runOf(st.x[st.lo-1 : st.hi])
-		return run{asc, desc}
+		return runKind{asc, desc}
 	}
 	l, r := st, st
 	l.hi = int(uint(st.lo+st.hi) >> 1)
 	r.lo = l.hi
 	x, y := m.task.Join(w, l, r)
-	return run{x.asc && y.asc, x.desc && y.desc}
+	return runKind{x.asc && y.asc, x.desc && y.desc}
 }
 
 func (m *mergeSorter[E, K]) sort(w *forkjoin.Worker, s, buf []E, toBuf bool) {

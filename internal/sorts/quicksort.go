@@ -67,11 +67,7 @@ func QuickSort[E cmp.Ordered](w *forkjoin.Worker, s []E) {
 	if w == nil {
 		panic("sorts: QuickSort: nil worker w")
 	}
-	if len(s) <= quickSortSerialCutoff {
-		pdqOrdered(s, wholeRange(len(s)))
-		return
-	}
-	newQuickSorter(s, orderedQS[E]{}, quickSortSerialCutoff).run(w)
+	quickSort(w, s, orderedQS[E]{}, quickSortSerialCutoff)
 }
 
 // QuickSortFunc sorts s in ascending order as determined by cmp, with the
@@ -87,11 +83,17 @@ func QuickSortFunc[E any](w *forkjoin.Worker, s []E, cmp func(a, b E) int) {
 	if cmp == nil {
 		panic("sorts: QuickSortFunc: nil cmp")
 	}
-	if len(s) <= quickSortSerialCutoff {
-		pdqCmpFunc(s, wholeRange(len(s)), cmp)
+	quickSort(w, s, cmpFuncQS[E]{cmp}, quickSortSerialCutoff)
+}
+
+// quickSort sorts s with k's serial pieces, splitting it into tasks down to
+// cutoff elements.
+func quickSort[E any, K qsKernel[E]](w *forkjoin.Worker, s []E, k K, cutoff int) {
+	if len(s) <= cutoff {
+		k.serial(s, wholeRange(len(s)))
 		return
 	}
-	newQuickSorter(s, cmpFuncQS[E]{cmp}, quickSortSerialCutoff).run(w)
+	newQuickSorter(s, k, cutoff).run(w)
 }
 
 // qsKernel is what the two quicksorts differ in: the serial pieces, with the
@@ -175,18 +177,19 @@ type quickSorter[E any, K qsKernel[E]] struct {
 }
 
 func newQuickSorter[E any, K qsKernel[E]](data []E, k K, cutoff int) *quickSorter[E, K] {
-	return &quickSorter[E, K]{
+	q := &quickSorter[E, K]{
 		data:      data,
 		k:         k,
 		cutoff:    max(cutoff, pdqInsertionCutoff),
 		partition: quickSortParallelPartition,
 		chunk:     partitionChunk,
 	}
+	q.task = forkjoin.NewFunc(q.step)
+	return q
 }
 
 // run sorts q.data with tasks of w's pool.
 func (q *quickSorter[E, K]) run(w *forkjoin.Worker) {
-	q.task = forkjoin.NewFunc(q.step)
 	q.sortTask(w, wholeRange(len(q.data)))
 }
 

@@ -104,7 +104,7 @@ func BenchmarkSortCutoff(b *testing.B) {
 			sort func(w *forkjoin.Worker)
 		}{
 			{"MergeSort", func(w *forkjoin.Worker) { mergeSort(w, s, orderedMS[int64]{}, cutoff) }},
-			{"QuickSort", func(w *forkjoin.Worker) { newQuickSorter(s, orderedQS[int64]{}, cutoff).run(w) }},
+			{"QuickSort", func(w *forkjoin.Worker) { quickSort(w, s, orderedQS[int64]{}, cutoff) }},
 		} {
 			benchSort(b, fmt.Sprintf("%s/cutoff=%d", alg.name, cutoff), src, s, func([]int64) { forkjoin.Run(p, alg.sort) })
 		}
