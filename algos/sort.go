@@ -49,8 +49,10 @@ func QuickSortFunc[T any](w *forkjoin.Worker, s []T, cmp func(a, b T) int) {
 // The sort is stable, which is observable only for floating-point zeros of
 // either sign and NaNs with different payloads.
 //
-// It allocates one scratch buffer of len(s) elements per call (none if s is
-// already sorted). Each merge is itself split among tasks, so the span is
+// Input that is one ascending run, or one strictly descending run, costs one
+// parallel pass and no allocation; otherwise it allocates one scratch buffer
+// of len(s) elements per call, and every stretch that is one run is found in
+// one pass. Each merge is itself split among tasks, so the span is
 // O(log³ n) and the work O(n log n).
 //
 // From ordinary code, call it through a pool:
@@ -69,8 +71,9 @@ func MergeSort[T cmp.Ordered](w *forkjoin.Worker, s []T) {
 // a positive number when a > b and zero when they are equal, and must be a
 // strict weak ordering. Tasks call cmp concurrently.
 //
-// It allocates one scratch buffer of len(s) elements per call and has the
-// same O(log³ n) span as MergeSort.
+// It costs what MergeSort costs, and its merges skip through stretches that
+// come from one side by exponential search, so nearly sorted input takes
+// few comparisons.
 func MergeSortFunc[T any](w *forkjoin.Worker, s []T, cmp func(a, b T) int) {
 	if w == nil {
 		panic("algos: MergeSortFunc: nil worker w")
