@@ -99,37 +99,6 @@ func mergeSort[E any, K msKernel[E]](w *forkjoin.Worker, s []E, k K, cutoff int)
 	}
 }
 
-// msKernel is what the two merge sorts differ in: the serial pieces, with
-// the order built in (cmp.Less for MergeSort, the caller's cmp for
-// MergeSortFunc). They run once per leaf or merge, so calling them through
-// the type parameter costs nothing measurable, and the element loops inside
-// stay specialised.
-type msKernel[E any] interface {
-	insertionSort(s []E)               // insertionSortOrdered
-	runOf(s []E) (asc, desc bool)      // runOfOrdered
-	sortSerial(s, buf []E, toBuf bool) // stableSortOrdered
-	mergeSerial(dst, a, b []E)         // mergeOrdered
-	coRank(k int, a, b []E) int        // coRankOrdered
-}
-
-type orderedMS[E cmp.Ordered] struct{}
-
-func (orderedMS[E]) insertionSort(s []E)               { insertionSortOrdered(s) }
-func (orderedMS[E]) runOf(s []E) (bool, bool)          { return runOfOrdered(s) }
-func (orderedMS[E]) sortSerial(s, buf []E, toBuf bool) { stableSortOrdered(s, buf, toBuf) }
-func (orderedMS[E]) mergeSerial(dst, a, b []E)         { mergeOrdered(dst, a, b) }
-func (orderedMS[E]) coRank(k int, a, b []E) int        { return coRankOrdered(k, a, b) }
-
-type cmpFuncMS[E any] struct{ cmp func(a, b E) int }
-
-func (c cmpFuncMS[E]) insertionSort(s []E)      { insertionSortCmpFunc(s, c.cmp) }
-func (c cmpFuncMS[E]) runOf(s []E) (bool, bool) { return runOfCmpFunc(s, c.cmp) }
-func (c cmpFuncMS[E]) sortSerial(s, buf []E, toBuf bool) {
-	stableSortCmpFunc(s, buf, toBuf, c.cmp)
-}
-func (c cmpFuncMS[E]) mergeSerial(dst, a, b []E)  { mergeCmpFunc(dst, a, b, c.cmp) }
-func (c cmpFuncMS[E]) coRank(k int, a, b []E) int { return coRankCmpFunc(k, a, b, c.cmp) }
-
 // mergeSorter holds the task function of one sort call; it is made per call
 // because a package-level Func cannot be generic.
 type mergeSorter[E any, K msKernel[E]] struct {
