@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/fjkit/fjkit/forkjoin"
 	"github.com/fjkit/fjkit/internal/sorts/sortinput"
@@ -29,6 +30,10 @@ func compareBenchRecords(a, b benchRecord) int {
 // two workers, beside slices.SortFunc and slices.SortStableFunc:
 //
 //	go test -run '^$' -bench 'BenchmarkSortInputs' -benchtime 3x -count 3 ./internal/sorts/
+//
+// Besides the wall time it reports cpu-ns/op, the CPU time of the process
+// per sort: the work, which a loaded machine does not distort as it does
+// the wall time of two workers.
 //
 // The element is derived from the int64 key so that every type has the
 // same order: strings are the key in 20 zero-padded digits, structs split
@@ -68,13 +73,23 @@ func benchInputKind[E any](b *testing.B, name string, p *forkjoin.Pool, src []E,
 	} {
 		b.Run(name+"/"+alg.name, func(b *testing.B) {
 			b.ReportAllocs()
+			var cpu time.Duration
 			for b.Loop() {
 				b.StopTimer()
 				copy(s, src)
+				c0, ok0 := processCPU()
 				b.StartTimer()
 				alg.sort(s)
+				b.StopTimer()
+				if c1, ok1 := processCPU(); ok0 && ok1 {
+					cpu += c1 - c0
+				}
+				b.StartTimer()
 			}
 			b.StopTimer()
+			if cpu > 0 {
+				b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+			}
 			if !slices.IsSortedFunc(s, cmp) {
 				b.Fatalf("%s did not sort", alg.name)
 			}
