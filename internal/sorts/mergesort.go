@@ -23,8 +23,9 @@ const (
 	mergeSortSerialCutoff = 1 << 13
 
 	// mergeSerialCutoff is the output length at or below which a merge
-	// runs serially instead of being split by co-ranking, and the least
-	// length of a chunk of the parallel run check and reversal.
+	// runs serially instead of being split by co-ranking, and the
+	// longest piece of the parallel run check and reversal that one task
+	// does.
 	mergeSerialCutoff = 1 << 13
 
 	// insertionSortRun is the length at or below which the serial kernel

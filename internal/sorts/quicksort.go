@@ -29,7 +29,9 @@ const (
 	// forks.
 	quickSortParallelPartition = 1 << 17
 
-	// partitionChunk is the least length of a chunk of a parallel pass.
+	// partitionChunk is the least length of a chunk of a parallel
+	// partition, and the longest piece of the other parallel passes (a
+	// check, a reversal, phase two's swaps) that one task does.
 	partitionChunk = 1 << 14
 )
 
