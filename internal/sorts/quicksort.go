@@ -106,7 +106,7 @@ type quickSorter[E any, K qsKernel[E]] struct {
 	k         K
 	cutoff    int // subranges this long are sorted serially
 	partition int // passes over subranges longer than this are parallel
-	chunk     int // least chunk length of a parallel pass
+	chunk     int // see partitionChunk
 	task      *forkjoin.Func[qsStep[E], bool]
 }
 
