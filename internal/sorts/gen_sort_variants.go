@@ -420,29 +420,40 @@ func merge{{.FuncSuffix}}{{.TypeParam}}(dst, a, b []E{{.ExtraParam}}) {
 		// costs a comparison or two when it does; on presorted input,
 		// where runs interleave in long stretches, it replaces most
 		// comparisons by O(log) ones per stretch, as in TimSort.
-		winsA, winsB := 0, 0
-		for i < len(a) && j < len(b) {
-			if {{Less "b[j]" "a[i]"}} {
-				dst[k] = b[j]
+		streak := 0 // > 0: the last streak elements came from b; < 0: from a
+		for {
+			x, y := a[i], b[j]
+			if {{Less "y" "x"}} {
+				dst[k] = y
 				k++
 				j++
-				winsA, winsB = 0, winsB+1
-				if winsB >= mergeGallop && j < len(b) {
-					n := countLess{{.FuncSuffix}}(b[j:], a[i]{{.ExtraArg}})
+				if j == len(b) {
+					break
+				}
+				if streak = max(streak, 0) + 1; streak >= mergeGallop {
+					n := countLess{{.FuncSuffix}}(b[j:], x{{.ExtraArg}})
 					k += copy(dst[k:], b[j:j+n])
 					j += n
-					winsB = 0
+					streak = 0
+					if j == len(b) {
+						break
+					}
 				}
 			} else {
-				dst[k] = a[i]
+				dst[k] = x
 				k++
 				i++
-				winsA, winsB = winsA+1, 0
-				if winsA >= mergeGallop && i < len(a) {
-					n := countNotGreater{{.FuncSuffix}}(a[i:], b[j]{{.ExtraArg}})
+				if i == len(a) {
+					break
+				}
+				if streak = min(streak, 0) - 1; -streak >= mergeGallop {
+					n := countNotGreater{{.FuncSuffix}}(a[i:], y{{.ExtraArg}})
 					k += copy(dst[k:], a[i:i+n])
 					i += n
-					winsA = 0
+					streak = 0
+					if i == len(a) {
+						break
+					}
 				}
 			}
 		}
