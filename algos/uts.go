@@ -302,7 +302,7 @@ func UTS(w *forkjoin.Worker, p UTSParams) UTSResult {
 }
 
 // UTSSerial searches the tree p describes on the calling goroutine, the
-// plain depth-first recursion that UTS's parallel versions are measured
+// plain depth-first recursion that the parallel UTS is measured
 // against.
 func UTSSerial(p UTSParams) UTSResult {
 	c := newUTSConfig(p)

@@ -19,6 +19,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/fjkit/fjkit/internal/sorts/sortinput"
 	"io"
 	"os"
 	"path/filepath"
@@ -55,6 +56,7 @@ type config struct {
 	clients    int           // serve: client goroutines
 	deadline   time.Duration // serve: per-request deadline
 	duration   time.Duration // serve: how long to send requests per pool
+	input      string        // sort's input kind; "": random
 }
 
 // scenario is one subcommand.
@@ -67,7 +69,7 @@ type scenario struct {
 var scenarios = []scenario{
 	{"seed", "the seeds' experiment: 2·10^6 tiny tasks, shared queue vs work stealing, weight sweep (default)", runSeed},
 	{"fib", "doubly recursive Fibonacci, fib(-n, default 35) with a serial -cutoff (default 12)", runFib},
-	{"sort", "sorting -n (default 10^6) random int64s: fjkit merge sort and quicksort, slices.Sort, a goroutine merge sort", runSort},
+	{"sort", "sorting -n (default 10^6) int64s (-input, default random): fjkit merge sort and quicksort, slices.Sort, a goroutine merge sort", runSort},
 	{"matmul", "-n×-n (default 512) matrix product: fjkit MatMul, gonum's Mul, row-block pools", runMatMul},
 	{"uts", "Unbalanced Tree Search on T1 cut at depth -n (default 9)", runUTS},
 	{"nqueens", "counting -n-queens solutions (default 13), baselines forking the first -cutoff rows (default 3)", runNQueens},
@@ -120,6 +122,7 @@ func newFlagSet(cfg *config, raw *rawFlags) *flag.FlagSet {
 	fs.IntVar(&cfg.n, "n", 0, "problem size of a subcommand (fib n, sort length, matmul dimension, uts depth, nqueens board, treesum nodes, serve reduce length); 0: its default")
 	fs.IntVar(&cfg.n, "size", 0, "the same as -n")
 	fs.IntVar(&cfg.cutoff, "cutoff", 0, "sequential cutoff of a recursive subcommand; 0: its default")
+	fs.StringVar(&cfg.input, "input", "random", "sort: the input, one of "+sortInputKinds)
 	fs.IntVar(&cfg.runs, "runs", 3, "timed runs per measurement after one warm-up; the median and spread are reported")
 	fs.StringVar(&raw.mode, "mode", "both", "fjkit scheduler: ws, shared or both")
 	fs.StringVar(&cfg.format, "format", formatTable, "output format: "+strings.Join(formats, ", "))
@@ -224,6 +227,8 @@ func (cfg *config) check(cmd string) error {
 		return errors.New("-n and -cutoff must not be negative")
 	case (cfg.n != 0 || cfg.cutoff != 0) && cmd == "all":
 		return errors.New("-n and -cutoff mean something different in each subcommand; give them with one subcommand, not all")
+	case cfg.input != "" && sortinput.Check(cfg.input) != nil:
+		return fmt.Errorf("-input: %v", sortinput.Check(cfg.input))
 	case cfg.clients < 1:
 		return fmt.Errorf("-clients must be at least 1, not %d", cfg.clients)
 	case cfg.deadline <= 0 || cfg.duration <= 0:

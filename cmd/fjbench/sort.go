@@ -1,23 +1,26 @@
 package main
 
 import (
-	"math/rand/v2"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/fjkit/fjkit/algos"
 	"github.com/fjkit/fjkit/forkjoin"
+	"github.com/fjkit/fjkit/internal/sorts/sortinput"
 )
 
-// sortInput is n pseudo-random int64s from a fixed seed, the same every run.
-func sortInput(n int) []int64 {
-	r := rand.New(rand.NewPCG(1, 2))
-	s := make([]int64, n)
-	for i := range s {
-		s[i] = r.Int64()
+// sortInputKinds names the values of -input, for its usage line.
+var sortInputKinds = strings.Join(sortinput.Kinds, ", ")
+
+// sortInput is n int64s of the given kind (see sortinput.Int64s; "" is
+// random) from a fixed seed, the same every run.
+func sortInput(kind string, n int) []int64 {
+	if kind == "" {
+		kind = "random"
 	}
-	return s
+	return sortinput.Int64s(kind, n, 1)
 }
 
 // sortChecksum weighs every element by its position, so that only the one
@@ -71,12 +74,15 @@ func runSort(cfg *config, b *bench) (Section, error) {
 	sec := Section{Name: "sort", Notes: []string{cappedNote,
 		"The baselines are a merge sort that sorts halves in parallel down to -cutoff elements (default 8192, " +
 			"slices.Sort below) and merges serially; fjkit's merge sort also merges in parallel."}}
-	input := sortInput(n)
+	params := []Param{{"n", strconv.Itoa(n)}, {"cutoff", strconv.Itoa(cutoff)}}
+	if cfg.input != "" && cfg.input != "random" { // checked by config.check
+		params = append(params, Param{"input", cfg.input})
+	}
+	input := sortInput(cfg.input, n)
 	work := make([]int64, n)
 	buf := make([]int64, n)
 	fresh := func() { copy(work, input) }
-	base := Result{Scenario: "sort", Params: []Param{{"n", strconv.Itoa(n)}, {"cutoff", strconv.Itoa(cutoff)}},
-		Work: float64(n), Unit: "elems"}
+	base := Result{Scenario: "sort", Params: params, Work: float64(n), Unit: "elems"}
 	add := func(rs []Result, err error) error {
 		sec.Results = append(sec.Results, rs...)
 		return err

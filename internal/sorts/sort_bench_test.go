@@ -1,4 +1,4 @@
-package algos
+package sorts
 
 import (
 	"cmp"
@@ -96,7 +96,6 @@ func BenchmarkSortFunc(b *testing.B) {
 func BenchmarkSortCutoff(b *testing.B) {
 	const n = 1e6
 	src, s := randomInt64s(3, n), make([]int64, n)
-	buf := make([]int64, n)
 	p := forkjoin.New(forkjoin.Workers(2))
 	defer p.Close()
 	for _, cutoff := range []int{1 << 10, 1 << 11, 1 << 12, 1 << 13, 1 << 14, 1 << 15, 1 << 16} {
@@ -104,8 +103,8 @@ func BenchmarkSortCutoff(b *testing.B) {
 			name string
 			sort func(w *forkjoin.Worker)
 		}{
-			{"MergeSort", func(w *forkjoin.Worker) { parallelMergeSortOrdered(w, s, buf, cutoff) }},
-			{"QuickSort", func(w *forkjoin.Worker) { parallelQuickSortOrdered(w, s, cutoff) }},
+			{"MergeSort", func(w *forkjoin.Worker) { mergeSort(w, s, orderedMS[int64]{}, cutoff) }},
+			{"QuickSort", func(w *forkjoin.Worker) { quickSort(w, s, orderedQS[int64]{}, cutoff) }},
 		} {
 			benchSort(b, fmt.Sprintf("%s/cutoff=%d", alg.name, cutoff), src, s, func([]int64) { forkjoin.Run(p, alg.sort) })
 		}
