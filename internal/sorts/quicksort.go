@@ -1,4 +1,4 @@
-package algos
+package sorts
 
 import (
 	"cmp"
@@ -94,10 +94,10 @@ type pdqRange struct {
 //
 // From ordinary code, call it through a pool:
 //
-//	forkjoin.Run(forkjoin.Default(), func(w *forkjoin.Worker) { algos.QuickSort(w, s) })
+//	forkjoin.Run(forkjoin.Default(), func(w *forkjoin.Worker) { sorts.QuickSort(w, s) })
 func QuickSort[T cmp.Ordered](w *forkjoin.Worker, s []T) {
 	if w == nil {
-		panic("algos: QuickSort: nil worker w")
+		panic("sorts: QuickSort: nil worker w")
 	}
 	limit := bits.Len(uint(len(s)))
 	if len(s) <= quickSortSerialCutoff {
@@ -127,10 +127,10 @@ func parallelQuickSortOrdered[T cmp.Ordered](w *forkjoin.Worker, s []T, cutoff i
 // every input.
 func QuickSortFunc[T any](w *forkjoin.Worker, s []T, cmp func(a, b T) int) {
 	if w == nil {
-		panic("algos: QuickSortFunc: nil worker w")
+		panic("sorts: QuickSortFunc: nil worker w")
 	}
 	if cmp == nil {
-		panic("algos: QuickSortFunc: nil cmp")
+		panic("sorts: QuickSortFunc: nil cmp")
 	}
 	limit := bits.Len(uint(len(s)))
 	if len(s) <= quickSortSerialCutoff {

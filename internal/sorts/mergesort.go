@@ -1,4 +1,4 @@
-package algos
+package sorts
 
 import (
 	"cmp"
@@ -44,10 +44,10 @@ const (
 //
 // From ordinary code, call it through a pool:
 //
-//	forkjoin.Run(forkjoin.Default(), func(w *forkjoin.Worker) { algos.MergeSort(w, s) })
+//	forkjoin.Run(forkjoin.Default(), func(w *forkjoin.Worker) { sorts.MergeSort(w, s) })
 func MergeSort[T cmp.Ordered](w *forkjoin.Worker, s []T) {
 	if w == nil {
-		panic("algos: MergeSort: nil worker w")
+		panic("sorts: MergeSort: nil worker w")
 	}
 	if len(s) <= insertionSortRun {
 		insertionSortOrdered(s)
@@ -90,10 +90,10 @@ func parallelMergeSort[T any, K msKernel[T]](w *forkjoin.Worker, s, buf []T, k K
 // same O(log³ n) span as MergeSort.
 func MergeSortFunc[T any](w *forkjoin.Worker, s []T, cmp func(a, b T) int) {
 	if w == nil {
-		panic("algos: MergeSortFunc: nil worker w")
+		panic("sorts: MergeSortFunc: nil worker w")
 	}
 	if cmp == nil {
-		panic("algos: MergeSortFunc: nil cmp")
+		panic("sorts: MergeSortFunc: nil cmp")
 	}
 	if len(s) <= insertionSortRun {
 		insertionSortCmpFunc(s, cmp)
