@@ -50,7 +50,7 @@ type errGroup struct {
 	cancel  context.CancelCauseFunc
 	done    <-chan struct{} // the caller's ctx's; nil if it is never done
 	stop    atomic.Bool     // set by the first error or panic
-	skipped atomic.Bool // some body never started
+	skipped atomic.Bool     // some body never started
 	once    sync.Once
 	err     error // the first error; written once, read after every body returned
 }
