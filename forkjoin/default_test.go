@@ -2,6 +2,7 @@ package forkjoin
 
 import (
 	"errors"
+	"fmt"
 	"runtime"
 	"strings"
 	"sync"
@@ -164,4 +165,20 @@ func TestWorkersZeroIsGOMAXPROCS(t *testing.T) {
 	if got, want := p.Workers(), runtime.GOMAXPROCS(0); got != want {
 		t.Fatalf("New(Workers(0)).Workers() = %d, want GOMAXPROCS %d", got, want)
 	}
+}
+
+func ExampleSetDefault() {
+	// In main, before anything (par included) uses the default pool:
+	err := SetDefault(Workers(4), WithSteal(StealOne))
+	// In this test binary TestMain made the default pool already, so
+	// SetDefault says so and changes nothing.
+	fmt.Println(errors.Is(err, ErrDefaultMade))
+	// Output: true
+}
+
+func ExampleWorkers() {
+	p := New(Workers(0)) // 0: one worker per GOMAXPROCS
+	defer p.Close()
+	fmt.Println(p.Workers() == runtime.GOMAXPROCS(0))
+	// Output: true
 }
