@@ -1,8 +1,7 @@
 package radix
 
 import (
-	"math/bits"
-	"slices"
+	"unsafe"
 
 	"github.com/fjkit/fjkit/forkjoin"
 )
@@ -61,70 +60,85 @@ func (r *sorter[E, K]) scan(w *forkjoin.Worker, s []E) (K, bool) {
 	return res.diff, res.sorted
 }
 
-// sortRange sorts x, whose keys agree outside mask, leaving the result in
-// y if toY is set and in x otherwise; the other slice, of the same length,
-// is scratch.
-func (r *sorter[E, K]) sortRange(w *forkjoin.Worker, x, y []E, mask K, toY bool) {
-	if len(x) < smallSort {
-		slices.Sort(x) // E orders as its keys do (see sortInts)
-		if toY {
-			copy(y, x)
+// sortBelow sorts x by the bits of its keys below bit `below` (the bits
+// from there up are equal across x), leaving the result in y if toY is set
+// and in x otherwise; the other slice, of the same length, is scratch.
+//
+// Each level takes the top digit of what is left, up to 8 bits: a
+// histogram of it gives each bucket its place, a scatter moves x into y,
+// and each bucket is sorted by the bits below the digit on its own, from y
+// (back into x when the result belongs there). A digit on which all of x
+// agrees costs its histogram and no scatter. On random 64-bit keys, 10^7
+// of them take three levels: the first splits x into buckets that fit in a
+// core's L2 cache, the second into buckets of about 150, the third to
+// single elements.
+func (r *sorter[E, K]) sortBelow(w *forkjoin.Worker, x, y []E, below int, toY bool) {
+	for {
+		if below == 0 || len(x) <= insertionMax {
+			if below > 0 {
+				insertionSort(x)
+			}
+			if toY {
+				copy(y, x)
+			}
+			return
+		}
+		if len(x) > lsdMin && len(x) <= lsdMax {
+			r.lsd(x, y, below, toY)
+			return
+		}
+		width := min(digitBits, below)
+		shift := below - width
+		var start [radix + 1]int
+		var moved bool
+		if r.workers > 0 && len(x) >= parMin {
+			moved = r.parallelScatter(w, x, y, shift, width, &start)
+		} else {
+			moved = r.scatter(x, y, shift, width, &start)
+		}
+		if !moved {
+			below = shift
+			continue
+		}
+		br := bucketRange[E, K]{x: x, y: y, start: &start, lo: 0, hi: 1 << width, below: shift, toY: toY}
+		if r.workers > 0 && len(x) > bucketSerial {
+			r.task.Call(w, br)
+		} else {
+			r.buckets(w, br)
 		}
 		return
 	}
-	var diff K
-	first := r.key(x[0])
-	for _, v := range x {
-		diff |= r.key(v) ^ first
-	}
-	r.sortBits(w, x, y, diff&mask, toY)
 }
 
-// sortBits is sortRange once the bits that vary, diff, are known.
-func (r *sorter[E, K]) sortBits(w *forkjoin.Worker, x, y []E, diff K, toY bool) {
-	switch {
-	case diff == 0:
-		if toY {
-			copy(y, x)
-		}
-	case len(x) <= lsdMax:
-		r.lsd(x, y, diff, toY)
-	default:
-		r.msd(w, x, y, diff, toY)
-	}
-}
-
-// lsd sorts x by the LSD method: one stable counting pass per byte of the
-// key in which diff has a bit set, from the least significant up, each
-// moving every element between x and y. One read of x first counts every
-// pass's histogram (a pass keeps the multiset of keys, so the counts of a
-// later byte do not change).
-func (r *sorter[E, K]) lsd(x, y []E, diff K, toY bool) {
-	var shifts [8]uint8
+// lsd sorts x by the bits below `below` with least-significant-digit
+// passes: one stable counting pass per byte that varies, from the least
+// significant up, each moving every element between x and y. One read of x
+// first counts every byte's histogram (a pass keeps the multiset of keys, so
+// the counts of a later byte do not change), which also shows the bytes on
+// which all of x agrees: those are skipped. For buckets of L2 size with many
+// bits left this beats more MSD levels, whose histograms multiply with the
+// buckets; on fewer elements, the other way round (radix_bench_test.go).
+func (r *sorter[E, K]) lsd(x, y []E, below int, toY bool) {
+	flip := r.flip // a local: r.flip would be reloaded after every store
+	var hist [8][radix]uint32
+	countBytes(x, flip, &hist)
+	var passes [8]uint8
 	np := 0
-	for sh := 0; sh < bits.Len64(uint64(diff)); sh += digitBits {
-		if (diff>>sh)&(radix-1) != 0 {
-			shifts[np] = uint8(sh)
+	first := uint64(K(x[0]) ^ flip)
+	for j := range (below + digitBits - 1) / digitBits {
+		if int(hist[j][uint8(first>>(j*digitBits))]) != len(x) {
+			passes[np] = uint8(j)
 			np++
 		}
 	}
-	flip := r.flip // a local: r.flip would be reloaded after every store
-	var hist [8][radix]uint32
-	for _, v := range x {
-		k := K(v) ^ flip
-		for p := range np {
-			hist[p][uint8(k>>shifts[p])]++
-		}
-	}
-	src, dst := x, y
-	for p := range np {
+	src, dst := x, y[:len(x)]
+	for _, j := range passes[:np] {
 		var off [radix]uint32
 		var sum uint32
-		for b, c := range &hist[p] {
+		for b, c := range &hist[j] {
 			off[b], sum = sum, sum+c
 		}
-		sh := shifts[p]
-		dst = dst[:len(src)]
+		sh := j * digitBits
 		for _, v := range src {
 			b := uint8((K(v) ^ flip) >> sh)
 			dst[off[b]] = v
@@ -138,44 +152,87 @@ func (r *sorter[E, K]) lsd(x, y []E, diff K, toY bool) {
 	}
 }
 
-// msd splits x by its most significant varying byte: a histogram of that
-// digit gives each bucket its place, one pass scatters x into y, and each
-// bucket is then sorted on its own (from y, into x when the result belongs
-// in x), in parallel across buckets. For x long enough the histogram and the
-// scatter are themselves split among tasks, piece by piece of x.
-func (r *sorter[E, K]) msd(w *forkjoin.Worker, x, y []E, diff K, toY bool) {
-	shift := max(bits.Len64(uint64(diff))-digitBits, 0)
-	var start [radix + 1]int
-	if r.workers > 0 && len(x) >= parMin {
-		r.parallelScatter(w, x, y, shift, &start)
-	} else {
-		var h [radix]int
+// countBytes adds to hist[j] the counts of byte j of every key of x, for
+// all of the key's bytes: unrolled and without a test per byte, this costs
+// less than counting only the bytes a pass will use.
+func countBytes[E integer, K unsigned](x []E, flip K, hist *[8][radix]uint32) {
+	switch unsafe.Sizeof(flip) {
+	case 8:
 		for _, v := range x {
-			h[uint8(r.key(v)>>shift)]++
+			k := uint64(K(v) ^ flip)
+			hist[0][uint8(k)]++
+			hist[1][uint8(k>>8)]++
+			hist[2][uint8(k>>16)]++
+			hist[3][uint8(k>>24)]++
+			hist[4][uint8(k>>32)]++
+			hist[5][uint8(k>>40)]++
+			hist[6][uint8(k>>48)]++
+			hist[7][uint8(k>>56)]++
 		}
-		for b := range radix {
-			start[b+1] = start[b] + h[b]
-		}
-		h = [radix]int(start[:radix])
+	case 4:
 		for _, v := range x {
-			b := uint8(r.key(v) >> shift)
-			y[h[b]] = v
-			h[b]++
+			k := uint32(K(v) ^ flip)
+			hist[0][uint8(k)]++
+			hist[1][uint8(k>>8)]++
+			hist[2][uint8(k>>16)]++
+			hist[3][uint8(k>>24)]++
 		}
-	}
-	br := bucketRange[E, K]{x: x, y: y, start: &start, lo: 0, hi: radix, mask: K(1)<<shift - 1, toY: toY}
-	if r.workers > 0 {
-		r.task.Call(w, br)
-	} else {
-		r.buckets(nil, br)
+	default:
+		for _, v := range x {
+			k := uint64(K(v) ^ flip)
+			hist[0][uint8(k)]++
+			hist[1][uint8(k>>8)]++
+		}
 	}
 }
 
-// parallelScatter is msd's histogram and scatter in pieces: each piece of
-// x counts its own histogram, the counts give each (bucket, piece) pair its
-// place in y, bucket-major, and each piece scatters its elements there. It
-// fills start with the buckets' bounds.
-func (r *sorter[E, K]) parallelScatter(w *forkjoin.Worker, x, y []E, shift int, start *[radix + 1]int) {
+// insertionMax is the longest x that sortBelow insertion sorts: shorter
+// than that, a 256-entry histogram costs more than the moves it saves.
+const insertionMax = 32
+
+// insertionSort sorts s, which is short. E orders as its keys do.
+func insertionSort[E integer](s []E) {
+	for i := 1; i < len(s); i++ {
+		v := s[i]
+		j := i
+		for j > 0 && v < s[j-1] {
+			s[j] = s[j-1]
+			j--
+		}
+		s[j] = v
+	}
+}
+
+// scatter moves x into y by the digit of width bits at shift, filling start
+// with the buckets' bounds. It reports false, moving nothing, if every key
+// has the same digit.
+func (r *sorter[E, K]) scatter(x, y []E, shift, width int, start *[radix + 1]int) bool {
+	flip, mask := r.flip, K(1)<<width-1
+	var h [radix]int
+	for _, v := range x {
+		h[uint8((K(v)^flip)>>shift&mask)]++
+	}
+	if h[uint8((K(x[0])^flip)>>shift&mask)] == len(x) {
+		return false
+	}
+	for b := range radix {
+		start[b+1] = start[b] + h[b]
+	}
+	h = [radix]int(start[:radix])
+	y = y[:len(x)]
+	for _, v := range x {
+		b := uint8((K(v) ^ flip) >> shift & mask)
+		y[h[b]] = v
+		h[b]++
+	}
+	return true
+}
+
+// parallelScatter is scatter in pieces: each piece of x counts its own
+// histogram, the counts give each (bucket, piece) pair its place in y,
+// bucket-major, and each piece scatters its elements there.
+func (r *sorter[E, K]) parallelScatter(w *forkjoin.Worker, x, y []E, shift, width int, start *[radix + 1]int) bool {
+	flip, mask := r.flip, K(1)<<width-1
 	ch := chunks(len(x), r.workers)
 	hist := make([][radix]int, ch.k)
 	forkjoin.ForRange(w, 0, ch.k, 1, func(_ *forkjoin.Worker, a, b int) {
@@ -183,7 +240,7 @@ func (r *sorter[E, K]) parallelScatter(w *forkjoin.Worker, x, y []E, shift int, 
 			lo, hi := ch.bounds(c)
 			h := &hist[c]
 			for _, v := range x[lo:hi] {
-				h[uint8(r.key(v)>>shift)]++
+				h[uint8((K(v)^flip)>>shift&mask)]++
 			}
 		}
 	})
@@ -195,27 +252,31 @@ func (r *sorter[E, K]) parallelScatter(w *forkjoin.Worker, x, y []E, shift int, 
 		}
 	}
 	start[radix] = pos
+	if d := uint8((K(x[0]) ^ flip) >> shift & mask); start[d+1]-start[d] == len(x) {
+		return false
+	}
 	forkjoin.ForRange(w, 0, ch.k, 1, func(_ *forkjoin.Worker, a, b int) {
 		for c := a; c < b; c++ {
 			lo, hi := ch.bounds(c)
 			h := &hist[c]
 			for _, v := range x[lo:hi] {
-				d := uint8(r.key(v) >> shift)
+				d := uint8((K(v) ^ flip) >> shift & mask)
 				y[h[d]] = v
 				h[d]++
 			}
 		}
 	})
+	return true
 }
 
-// bucketRange is a task of msd: sort buckets [lo, hi) of a scatter of x
-// into y, whose bounds in y are start[lo:hi+1], with the result in x (or
-// in y if toY is set).
+// bucketRange is a task of sortBelow: sort buckets [lo, hi) of a scatter
+// of x into y, whose bounds in y are start[lo:hi+1], by the bits below
+// below, with the result in x (or in y if toY is set).
 type bucketRange[E integer, K unsigned] struct {
 	x, y   []E
 	start  *[radix + 1]int
 	lo, hi int
-	mask   K
+	below  int
 	toY    bool
 }
 
@@ -241,14 +302,19 @@ func (r *sorter[E, K]) bucketTask(w *forkjoin.Worker, br bucketRange[E, K]) stru
 }
 
 // buckets sorts buckets [lo, hi) one after the other. Each bucket's keys
-// agree above mask, so only the bits below the digit are left to sort by.
+// agree from the digit up, so only the bits below it are left to sort by.
 func (r *sorter[E, K]) buckets(w *forkjoin.Worker, br bucketRange[E, K]) {
 	for b := br.lo; b < br.hi; b++ {
 		lo, hi := br.start[b], br.start[b+1]
-		if lo == hi {
-			continue
+		switch hi - lo {
+		case 0:
+		case 1:
+			if !br.toY {
+				br.x[lo] = br.y[lo]
+			}
+		default:
+			r.sortBelow(w, br.y[lo:hi], br.x[lo:hi], br.below, !br.toY)
 		}
-		r.sortRange(w, br.y[lo:hi], br.x[lo:hi], br.mask, !br.toY)
 	}
 }
 

@@ -8,6 +8,7 @@ package radix
 
 import (
 	"cmp"
+	"math/bits"
 	"reflect"
 	"slices"
 	"unsafe"
@@ -82,14 +83,9 @@ type unsigned interface {
 // Tuning. The numbers are for 64-bit keys on a core with a 1 MiB L2 cache
 // (the 2-core AMD EPYC of the development machine; see radix_bench_test.go).
 const (
-	// smallSort is the length below which a bucket is left to
-	// slices.Sort: a radix pass costs its 256-entry histogram whatever the
-	// length.
-	smallSort = 256
-
-	// lsdMax is the longest bucket finished by the LSD passes, which
-	// read and write it once per digit: up to 2^16 elements of 8 bytes,
-	// bucket and scratch stay in L2. Longer ones take another MSD level.
+	// lsdMin and lsdMax bound the buckets finished by LSD passes (see
+	// lsd): up to 2^16 elements of 8 bytes, bucket and scratch stay in L2.
+	lsdMin = 1 << 13
 	lsdMax = 1 << 16
 
 	// parMin is the least length whose histogram and scatter passes are
@@ -113,7 +109,7 @@ func sortInts[E integer, K unsigned](w *forkjoin.Worker, s []E, flip K) {
 		return
 	}
 	buf := make([]E, len(s))
-	r.sortBits(w, s, buf, diff, false)
+	r.sortBelow(w, s, buf, bits.Len64(uint64(diff)), false)
 }
 
 // sortFloats sorts the bit patterns s of float64s (K uint64) or float32s

@@ -31,8 +31,8 @@ func BenchmarkRadix(b *testing.B) {
 			})
 		}
 		run("slices.Sort", func(s []uint64) { slices.Sort(s) })
-		run("radix/serial", func(s []uint64) { Sort(nil, s) })
-		run("radix/2w", func(s []uint64) { forkjoin.Run(p, func(w *forkjoin.Worker) { Sort(w, s) }) })
-		run("QuickSort/2w", func(s []uint64) { forkjoin.Run(p, func(w *forkjoin.Worker) { sorts.QuickSort(w, s) }) })
+		run("radix-serial", func(s []uint64) { Sort(nil, s) })
+		run("radix-par", func(s []uint64) { forkjoin.Run(p, func(w *forkjoin.Worker) { Sort(w, s) }) })
+		run("QuickSort-par", func(s []uint64) { forkjoin.Run(p, func(w *forkjoin.Worker) { sorts.QuickSort(w, s) }) })
 	}
 }

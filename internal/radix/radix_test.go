@@ -11,9 +11,9 @@ import (
 	"github.com/fjkit/fjkit/forkjoin"
 )
 
-// sizes cross every threshold: below smallSort, LSD-only, one MSD level,
+// sizes cross every threshold: insertion sort, MSD levels, LSD passes,
 // and the parallel passes (parMin).
-var sizes = []int{0, 1, 2, 17, smallSort - 1, smallSort, 1000, lsdMax, lsdMax + 1, parMin + 12345}
+var sizes = []int{0, 1, 2, 17, insertionMax, insertionMax + 1, 1000, lsdMin + 1, lsdMax, lsdMax + 1, parMin + 12345}
 
 func patterns[E cmp.Ordered](n int, gen func(r *rand.Rand) E) map[string][]E {
 	r := rand.New(rand.NewPCG(uint64(n), 7))
