@@ -43,8 +43,28 @@
 //
 // A joiner whose forked half was stolen does not block: it helps, stealing
 // first from the thief (whose deque holds the stolen task's children), then
-// from anyone, and parks on the task's latch only when there is nothing to
-// take. Waiting never idles a worker while work exists that it can reach.
+// from the other workers, and parks on the task's latch only when there is
+// nothing to take. It helps only with tasks of its own invocation: it never
+// starts another caller's Invoke, nor runs that invocation's tasks, on top of
+// its frames. So a lock held across a fork-join call cannot deadlock another
+// invocation or code outside the pool that takes it. Within one invocation a
+// waiting worker may run any of the invocation's tasks, so do not share a
+// lock that a task holds across a Join with other tasks of the same
+// invocation.
+//
+// # Structured calls
+//
+// When a fork-join call returns or panics, every task it started has
+// stopped. Joins nest, a Scope waits for its tasks, and a Future or Forked
+// that a task leaves unjoined is joined when that task returns (its panic
+// becomes the task's). InvokeContext returns only once its tasks have
+// stopped; cancellation makes them stop early, since every fork point starts
+// nothing new once the invocation is canceled. Invoke on the pool a task
+// already runs on runs inline, as a nested invocation. A *Worker is valid
+// only inside the task it was handed to: the entry points panic when given
+// one kept after its task returned, or used from another goroutine or in a
+// task of another pool (Func.Join, the fork fast path, catches only the
+// first of these).
 //
 // A scope's spawns (S.Go, Func.Go) are made stealable in batches: while
 // every worker is busy, up to 15 of them wait unpublished on the spawning
@@ -66,6 +86,14 @@
 // channel. A producer that publishes work wakes one parked worker when nobody
 // is searching; the sleep protocol (sleep.go) guarantees that no wake-up is
 // lost. An idle pool's goroutines are all parked and use no CPU.
+//
+// # What a task may block on
+//
+// A task may block on anything outside the pool (I/O, a lock, a channel fed
+// by other goroutines), at the price of its worker. It must not block on
+// another task of the pool except through the library (a Join, a
+// Future.Join, a scope's end): spawns may wait unpublished (above), and a
+// worker blocked on a task that has not started cannot run it.
 //
 // # Invariants
 //

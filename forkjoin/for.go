@@ -1,6 +1,9 @@
 package forkjoin
 
-import "fmt"
+import (
+	"fmt"
+	"sync"
+)
 
 // forArgs is one piece of a ForRange loop, forked through forFunc so that
 // splitting a loop allocates nothing.
@@ -31,6 +34,7 @@ func ForRange(w *Worker, lo, hi, grain int, body func(w *Worker, lo, hi int)) {
 	if grain < 0 {
 		panic(fmt.Sprintf("forkjoin.ForRange: grain must not be negative, got %d", grain))
 	}
+	w.check("forkjoin.ForRange")
 	if hi <= lo {
 		return
 	}
@@ -43,6 +47,7 @@ func For(w *Worker, lo, hi int, body func(w *Worker, i int)) {
 	if body == nil {
 		panic("forkjoin.For: body is nil")
 	}
+	w.check("forkjoin.For")
 	ForRange(w, lo, hi, 0, func(w *Worker, lo, hi int) {
 		for i := lo; i < hi; i++ {
 			body(w, i)
@@ -56,6 +61,7 @@ func forStep(w *Worker, a forArgs) struct{} {
 	}
 	n := a.hi - a.lo
 	if !a.split(w, n) {
+		w.tick()
 		a.body(w, a.lo, a.hi)
 		return struct{}{}
 	}
@@ -93,27 +99,57 @@ func Reduce[T any](w *Worker, lo, hi int, zero T, mapf func(i int) T, combine fu
 	if mapf == nil || combine == nil {
 		panic("forkjoin.Reduce: mapf and combine must not be nil")
 	}
-	var f *Func[forArgs, T]
-	f = NewFunc(func(w *Worker, a forArgs) T {
-		if w.Canceled() {
-			return zero
-		}
-		n := a.hi - a.lo
-		if !a.split(w, n) {
-			acc := zero
-			for i := a.lo; i < a.hi; i++ {
-				acc = combine(acc, mapf(i))
-			}
-			return acc
-		}
-		mid := a.lo + n/2
-		left, right := a, a
-		left.hi, right.lo = mid, mid
-		x, y := f.Join(w, left, right)
-		return combine(x, y)
-	})
+	w.check("forkjoin.Reduce")
 	if hi <= lo {
 		return zero
 	}
-	return f.Call(w, forArgs{lo: lo, hi: hi, splits: w.pool.Workers(), origin: w})
+	f := reduceFunc[T]()
+	return reduceStep(w, reduceArgs[T]{
+		forArgs: forArgs{lo: lo, hi: hi, splits: w.pool.Workers(), origin: w},
+		self:    f, zero: zero, mapf: mapf, combine: combine,
+	})
+}
+
+// reduceArgs is one piece of a Reduce. It carries the call's functions, so
+// that one Func per result type serves every call: a Func made per call
+// would capture mapf (and the caller's data) and stay reachable from the
+// workers' record caches, keyed by it, after the call returned.
+type reduceArgs[T any] struct {
+	forArgs
+	self    *Func[reduceArgs[T], T]
+	zero    T
+	mapf    func(i int) T
+	combine func(x, y T) T
+}
+
+// reduceFuncs holds one *Func[reduceArgs[T], T] per T, keyed by typeKey.
+var reduceFuncs sync.Map
+
+func reduceFunc[T any]() *Func[reduceArgs[T], T] {
+	k := typeKey[reduceArgs[T]]()
+	if f, ok := reduceFuncs.Load(k); ok {
+		return f.(*Func[reduceArgs[T], T])
+	}
+	f, _ := reduceFuncs.LoadOrStore(k, NewFunc(reduceStep[T]))
+	return f.(*Func[reduceArgs[T], T])
+}
+
+func reduceStep[T any](w *Worker, a reduceArgs[T]) T {
+	if w.Canceled() {
+		return a.zero
+	}
+	n := a.hi - a.lo
+	if !a.split(w, n) {
+		w.tick()
+		acc := a.zero
+		for i := a.lo; i < a.hi; i++ {
+			acc = a.combine(acc, a.mapf(i))
+		}
+		return acc
+	}
+	mid := a.lo + n/2
+	left, right := a, a
+	left.hi, right.lo = mid, mid
+	x, y := a.self.Join(w, left, right)
+	return a.combine(x, y)
 }

@@ -1,13 +1,12 @@
 package forkjoin
 
-import "unsafe"
-
 // A Func is a task body registered once, for forks that allocate nothing.
 //
 // Join's closures escape to the heap, since a thief may run them: each Join
-// costs a job record and usually a closure. A Func instead forks job records
-// that carry the argument and the result by value, and each worker keeps the
-// records it used on a free list, so a fork in steady state allocates nothing.
+// usually allocates its closure (its job record comes from the worker's
+// cache). A Func instead forks job records that carry the argument and the
+// result by value, and each worker keeps the records it used on a free list
+// (records.go), so a fork in steady state allocates nothing.
 // Make Funcs once (a package-level variable, or once per call of a generic
 // algorithm) and fork them as often as you like. A Func whose body forks
 // itself is assigned in init, since an initializer that refers to its own
@@ -79,12 +78,10 @@ func (j *funcJob[A, R]) abandon(w *Worker) {
 	j.latch.set(j.owner)
 }
 
+// callFunc is call for a Func's body.
 func callFunc[A, R any](w *Worker, fn func(*Worker, A) R, a A) (r R, pe *PanicError) {
-	defer func() {
-		if v := recover(); v != nil {
-			pe = asPanicError(v)
-		}
-	}()
+	mark := len(w.open)
+	defer func() { pe = w.settleTask(mark, recover(), pe) }()
 	return fn(w, a), nil
 }
 
@@ -96,7 +93,13 @@ func (f *Func[A, R]) Call(w *Worker, a A) R { return f.fn(w, a) }
 // itself unless a thief took it first, in which case w helps with other work
 // until the thief is done. A panic on either side is re-raised as a
 // *PanicError after both sides have finished.
+//
+// Once the invocation is canceled, Join runs neither call and returns zero
+// values. Join and the closure Join are twins (see Join).
 func (f *Func[A, R]) Join(w *Worker, a, b A) (ra, rb R) {
+	if w.canceledOrStale() {
+		return ra, rb
+	}
 	j := f.get(w)
 	j.arg = b
 	w.fork(&j.job)
@@ -113,8 +116,9 @@ func (f *Func[A, R]) Join(w *Worker, a, b A) (ra, rb R) {
 		st = joinRunningB
 		rb = f.fn(w, j.arg)
 	} else {
-		st = joinDone
+		st = joinWaiting
 		w.waitFor(&j.job.latch, &j.job)
+		st = joinDone
 		rb = j.res
 		if pe := j.panic; pe != nil {
 			f.put(w, j)
@@ -127,19 +131,28 @@ func (f *Func[A, R]) Join(w *Worker, a, b A) (ra, rb R) {
 }
 
 // Fork makes f(a) stealable and returns a handle to join it later, in any
-// order, exactly once, from the same task.
+// order, exactly once, from the same task. A handle the task leaves unjoined
+// is joined when the task returns, as Spawn's Futures are. Once the
+// invocation is canceled, Fork starts nothing and the handle yields the
+// zero value.
 func (f *Func[A, R]) Fork(w *Worker, a A) Forked[A, R] {
+	w.check("forkjoin.Func.Fork")
+	if w.Canceled() {
+		return Forked[A, R]{gen: 1} // no record: Join yields the zero value
+	}
 	j := f.get(w)
 	j.arg = a
 	w.fork(&j.job)
+	w.open = append(w.open, &j.job)
 	return Forked[A, R]{j: j, gen: j.gen}
 }
 
 // Go spawns f(a) in scope s, like s.Go, but allocation-free: the record
-// carries a, and the worker that runs it keeps the record for reuse. The
-// result is discarded. Call it from the task that opened the scope.
+// carries a, and the worker that spawned it keeps the record for reuse. The
+// result is discarded. Call it from the scope's body or any of its tasks, as
+// s.Go; it panics where s.Go does.
 func (f *Func[A, R]) Go(s *S, a A) {
-	w := s.w
+	w := s.caller("forkjoin.Func.Go")
 	if w.Canceled() {
 		return
 	}
@@ -166,13 +179,29 @@ type Forked[A, R any] struct {
 // or if w is not the worker that forked it.
 func (h Forked[A, R]) Join(w *Worker) R {
 	j := h.j
-	if j == nil || j.gen != h.gen {
-		panic("forkjoin: Forked joined twice (or a zero Forked)")
+	if j == nil {
+		if h.gen == 0 {
+			panic("forkjoin: Join of a zero Forked; use the handle Func.Fork returned")
+		}
+		var zero R
+		return zero // Fork started nothing: the invocation was canceled
 	}
-	if j.owner != w {
+	if j.gen != h.gen {
+		panic("forkjoin: Forked joined twice")
+	}
+	if j.owner != w || !w.onOwnGoroutine() {
 		panic("forkjoin: Forked joined on another worker than the one that forked it; join it from the forking task")
 	}
 	f := j.fn()
+	if !w.closeOpen(&j.job) {
+		// Joined for us when the forking task returned (settleTask).
+		r, pe := j.res, j.panic
+		f.put(w, j)
+		if pe != nil {
+			panic(pe)
+		}
+		return r
+	}
 	if w.takeBack(&j.job) {
 		r, pe := callFunc(w, f.fn, j.arg)
 		f.put(w, j)
@@ -181,154 +210,11 @@ func (h Forked[A, R]) Join(w *Worker) R {
 		}
 		return r
 	}
-	w.waitFor(&j.job.latch, &j.job)
+	w.waitForJob(&j.job)
 	r, pe := j.res, j.panic
 	f.put(w, j)
 	if pe != nil {
 		panic(pe)
 	}
 	return r
-}
-
-// Free records are cached per worker in a small table keyed by what
-// determines a record's type: the Func for a Func's records, the record type
-// itself for Join's and Spawn's. A Func needs no registration, and a dropped
-// Func leaves nothing behind but a few records, which the next key hashing to
-// the same entry releases.
-const funcCacheSize = 16
-
-type funcCacheEntry struct {
-	key  unsafe.Pointer
-	head *job
-	n    int
-}
-
-// idleFreeRecords is how many free records per key a worker keeps once it
-// runs out of work (see trimCaches). While busy it keeps every record it
-// frees: each one is a record it allocated itself (records forked by other
-// workers go back to them, see giveBack), so a cache never holds more than
-// the most records its worker had in use at once.
-const idleFreeRecords = 256
-
-// cacheEntry returns key's entry, looking in the two slots key may use (two
-// keys in use at once that hash alike then keep their records apart). With
-// claim set it takes a slot for key if it has none: an empty one, else the
-// second, dropping the records it held.
-func (w *Worker) cacheEntry(key unsafe.Pointer, claim bool) *funcCacheEntry {
-	k := uintptr(key)
-	i := (k>>4 ^ k>>10) % funcCacheSize
-	e0, e1 := &w.funcs[i], &w.funcs[i^1]
-	switch {
-	case e0.key == key:
-		return e0
-	case e1.key == key:
-		return e1
-	case !claim:
-		return nil
-	case e0.key == nil:
-		e0.key = key
-		return e0
-	}
-	e1.key, e1.head, e1.n = key, nil, 0
-	return e1
-}
-
-// cacheGet returns a free record for key, or nil. The record's owner is
-// already w: records go back to the worker that forked them, even when
-// another worker ran them, and Forked.Join and Future.Join refuse to run on
-// another worker. cacheGet stores it again all the same: without the store,
-// closure Join measured 4 % slower (BenchmarkFib30/closure/workers=1, 91.9
-// against 88.4 ms, medians of 3; code layout, not work).
-//
-// When the table has none, it takes back the records other workers returned
-// (giveBack) and looks once more: every record kind goes through here, so
-// none can forget to.
-func (w *Worker) cacheGet(key unsafe.Pointer) *job {
-	e := w.cacheEntry(key, false)
-	if e == nil || e.head == nil {
-		if w.returned.Load() == nil || !w.reclaim() {
-			return nil
-		}
-		if e = w.cacheEntry(key, false); e == nil || e.head == nil {
-			return nil
-		}
-	}
-	j := e.head
-	e.head = j.next
-	e.n--
-	j.next = nil
-	j.owner = w
-	return j
-}
-
-// cachePut keeps j, a finished record of key's type, for reuse by w.
-func (w *Worker) cachePut(key unsafe.Pointer, j *job) {
-	if j.latch.state.Load() != latchUnset {
-		j.reset()
-	}
-	j.gen++
-	e := w.cacheEntry(key, true)
-	j.next = e.head
-	e.head = j
-	e.n++
-}
-
-// trimCaches drops free records beyond idleFreeRecords per key, so that an
-// idle worker holds little after a burst of work.
-func (w *Worker) trimCaches() {
-	for i := range w.funcs {
-		e := &w.funcs[i]
-		if e.n <= idleFreeRecords {
-			continue
-		}
-		j := e.head
-		for range idleFreeRecords - 1 {
-			j = j.next
-		}
-		j.next = nil
-		e.n = idleFreeRecords
-	}
-}
-
-// typeKey returns a pointer unique to type T: the type word of an interface
-// holding a *T. Converting a pointer to an interface does not allocate.
-func typeKey[T any]() unsafe.Pointer {
-	var e any = (*T)(nil)
-	return (*[2]unsafe.Pointer)(unsafe.Pointer(&e))[0]
-}
-
-func (f *Func[A, R]) get(w *Worker) *funcJob[A, R] {
-	if j := w.hot; j != nil && j.key == unsafe.Pointer(f) {
-		w.hot = nil
-		return (*funcJob[A, R])(unsafe.Pointer(j))
-	}
-	if j := w.cacheGet(unsafe.Pointer(f)); j != nil {
-		// The key guarantees the record is a *funcJob[A, R], whose
-		// header is its first field.
-		return (*funcJob[A, R])(unsafe.Pointer(j))
-	}
-	fj := &funcJob[A, R]{}
-	fj.run = fj
-	fj.owner = w
-	fj.key = unsafe.Pointer(f)
-	return fj
-}
-
-func (f *Func[A, R]) put(w *Worker, j *funcJob[A, R]) {
-	f.clear(j)
-	if w.hot == nil && j.latch.state.Load() == latchUnset {
-		// Joins nest: the record freed last is the one the next fork
-		// wants. Keep it at hand, past the table's lookup.
-		j.gen++
-		w.hot = &j.job
-		return
-	}
-	w.cachePut(unsafe.Pointer(f), &j.job)
-}
-
-// clear drops references the caller's data may hold.
-func (f *Func[A, R]) clear(j *funcJob[A, R]) {
-	var a A
-	var r R
-	j.arg, j.res = a, r
 }

@@ -2,19 +2,28 @@ package forkjoin
 
 // A Future is a task forked by Spawn, to be joined later.
 type Future[T any] struct {
-	j      *closureJob[T]
+	j      *closureJob[T] // nil if Spawn started nothing (canceled)
 	joined bool
 }
 
 // Spawn makes fn stealable now and returns a Future to join later, in any
-// order relative to other forks. Join every Future exactly once, from the task
-// that spawned it: until then it may still be running.
+// order relative to other forks. Join every Future exactly once, from the
+// task that spawned it. A Future the task leaves unjoined is joined when the
+// task returns (its panic, if any, becomes the task's), so no spawned task
+// outlives its invocation; but join explicitly: until then it may still be
+// running. Once the invocation is canceled, Spawn starts nothing and the
+// Future yields the zero value.
 func Spawn[T any](w *Worker, fn func(w *Worker) T) *Future[T] {
 	if fn == nil {
 		panic("forkjoin.Spawn: fn is nil")
 	}
+	w.check("forkjoin.Spawn")
+	if w.Canceled() {
+		return &Future[T]{}
+	}
 	j := newClosureJob(w, fn)
 	w.fork(&j.job)
+	w.open = append(w.open, &j.job)
 	return &Future[T]{j: j}
 }
 
@@ -26,21 +35,92 @@ func (f *Future[T]) Join(w *Worker) T {
 	if f.joined {
 		panic("forkjoin: Future joined twice")
 	}
+	f.joined = true
 	j := f.j
-	if j.owner != w {
+	if j == nil {
+		var zero T
+		return zero
+	}
+	if j.owner != w || !w.onOwnGoroutine() {
 		panic("forkjoin: Future joined on another worker than the one that spawned it; join it from the spawning task")
 	}
-	f.joined = true
+	f.j = nil
+	if !w.closeOpen(&j.job) {
+		// Already joined for us when the spawning task returned
+		// (settleTask): the record is no longer ours to reuse.
+		if j.panic != nil {
+			panic(j.panic)
+		}
+		return j.res
+	}
 	if w.takeBack(&j.job) {
 		r, pe := call(w, j.fn)
+		j.free(w)
 		if pe != nil {
 			panic(pe)
 		}
 		return r
 	}
-	w.waitFor(&j.job.latch, &j.job)
-	if j.panic != nil {
-		panic(j.panic)
+	w.waitForJob(&j.job)
+	r, pe := j.res, j.panic
+	j.free(w)
+	if pe != nil {
+		panic(pe)
 	}
-	return j.res
+	return r
+}
+
+// waitForJob is waitFor for j, a forked job a thief took, that does not
+// return before j has finished even if a task it runs while helping calls
+// runtime.Goexit: the thief may be using the caller's data.
+func (w *Worker) waitForJob(j *job) {
+	done := false
+	defer func() {
+		if !done {
+			w.waitFor(&j.latch, j)
+		}
+	}()
+	w.waitFor(&j.latch, j)
+	done = true
+}
+
+// closeOpen removes j from w's unjoined forks and reports whether it was
+// there. Forks are mostly joined in reverse order, so it looks from the end.
+func (w *Worker) closeOpen(j *job) bool {
+	for i := len(w.open) - 1; i >= 0; i-- {
+		if w.open[i] == j {
+			n := copy(w.open[i:], w.open[i+1:])
+			w.open[i+n] = nil
+			w.open = w.open[:i+n]
+			return true
+		}
+	}
+	return false
+}
+
+// settleTask ends a task: it turns v, a recovered panic value (nil if none
+// or for runtime.Goexit), into the task's *PanicError, and joins the Spawns
+// and Forks the task left unjoined (those above mark in w.open), so that
+// none outlives it; the first of their panics becomes the task's if it had
+// none. Every task runs through call, callFunc, callVoid or callScopeBody,
+// which defer it.
+func (w *Worker) settleTask(mark int, v any, pe *PanicError) *PanicError {
+	if v != nil {
+		pe = asPanicError(v)
+	}
+	for len(w.open) > mark {
+		n := len(w.open) - 1
+		j := w.open[n]
+		w.open[n] = nil
+		w.open = w.open[:n]
+		if w.takeBack(j) {
+			j.run.execute(w)
+		} else {
+			w.waitForJob(j)
+		}
+		if pe == nil {
+			pe = j.panic
+		}
+	}
+	return pe
 }

@@ -5,10 +5,12 @@ import (
 	"sync/atomic"
 )
 
-// root is one invocation: the context its tasks see.
+// root is one invocation: the identity that isolates helping (a waiting
+// worker runs only tasks of its own invocation, see Worker.waitFor) and the
+// context its tasks see. Every job records the root it belongs to.
 type root struct {
-	ctx      context.Context
-	canceled atomic.Bool // set once ctx is done; read by Worker.Canceled
+	ctx      context.Context // nil for Invoke and Run: context.Background
+	canceled atomic.Bool     // set once ctx is done; read by Worker.Canceled
 	// late: ctx was done when fn returned, so its result may be partial.
 	// Written before the root job's done channel closes.
 	late bool
@@ -17,6 +19,7 @@ type root struct {
 // rootJob is the task Invoke hands to the pool through the injector.
 type rootJob[T any] struct {
 	job
+	rt   root
 	fn   func(*Worker) T
 	res  T
 	pool *Pool
@@ -25,10 +28,10 @@ type rootJob[T any] struct {
 
 func (j *rootJob[T]) execute(w *Worker) {
 	w.nTasks++
-	j.res, j.panic = call(w, j.fn)
-	if r := j.root; r != nil && r.ctx != nil {
-		r.late = r.ctx.Err() != nil
+	if !j.rt.canceled.Load() { // canceled while queued: start nothing
+		j.res, j.panic = call(w, j.fn)
 	}
+	j.rt.late = j.rt.ctx != nil && j.rt.ctx.Err() != nil
 	j.complete(w)
 }
 
@@ -39,22 +42,42 @@ func (j *rootJob[T]) abandon(w *Worker) {
 
 func (j *rootJob[T]) complete(w *Worker) {
 	w.flushStats()
+	// Leave the invocation before the caller learns it is over: a *Worker
+	// it kept must look idle from then on (canceledOrStale). Roots run
+	// only from the idle loop (waiting workers never take them), so there
+	// is no outer invocation to return to.
+	w.setRoot(nil)
 	close(j.done)
 	j.pool.active.Done()
+	// The caller is now queued on our P: let it run before we look for
+	// more work (yield.go).
+	w.yield(now())
 }
 
 // Invoke runs fn on a worker of p and returns its result. It blocks the
-// calling goroutine (without spinning) until fn and everything it forked have
-// finished. Any number of goroutines may call Invoke at once. A panic in fn or
-// in any task it forked is re-raised here as a *PanicError. Invoke panics with
-// ErrClosed if p is closed.
+// calling goroutine (without spinning) until fn and every task it started
+// have finished: a Future or Forked that a task leaves unjoined is joined
+// when that task returns, and its panic re-raised. Any number of goroutines
+// may call Invoke at once. A panic in fn or in any task it started is
+// re-raised here as a *PanicError. Invoke panics with ErrClosed if p is
+// closed.
 //
-// Invoke is for code outside the pool. Inside a task, fork with Join, Spawn,
-// Scope or For instead: a task that calls Invoke on its own pool blocks its
-// worker.
+// Called from a task already running on p (a library that wraps
+// Run(Default(), ...) called from inside a task, say), Invoke runs fn inline
+// on the calling worker, as a nested invocation, instead of blocking that
+// worker. Called from a task of another pool, it blocks that task's worker
+// until p is done; pools that invoke each other in a cycle can deadlock.
 func Invoke[T any](p *Pool, fn func(w *Worker) T) T {
 	if fn == nil {
 		panic("forkjoin.Invoke: fn is nil")
+	}
+	if p == nil {
+		panic("forkjoin.Invoke: p is nil")
+	}
+	if w := p.current(); w != nil {
+		r, err := invokeInline(w, w.Context(), fn)
+		_ = err // fn's result stands: Invoke has no error to report
+		return r
 	}
 	j := submit(p, fn, nil)
 	<-j.done
@@ -75,57 +98,88 @@ func Run(p *Pool, fn func(w *Worker)) {
 	})
 }
 
-// InvokeContext is Invoke with a way out: when ctx is done before fn returns,
-// InvokeContext returns ctx.Err(), at once if fn is still running. The tasks
-// see the cancellation through w.Context() and w.Canceled(); For, ForRange,
-// Reduce and Scope stop starting new work, and the rest drains in the
-// background (Close waits for it). A panic in the tasks is re-raised if fn
-// finished before InvokeContext returned.
+// InvokeContext is Invoke with a way out. When ctx is done before fn
+// returns, the invocation is canceled: its tasks see it through w.Context()
+// and w.Canceled(), and from then on Join, Func.Join, Spawn, Fork, Scope's
+// Go, For, ForRange and Reduce start nothing new (Join and Spawn's futures
+// yield zero values), so the work winds down after the pieces already
+// running. InvokeContext returns, with ctx.Err(), only once every task of the
+// invocation has stopped, as errgroup's Wait does: no task outlives it or
+// writes to the caller's data after it returned, and a panic in a task is
+// re-raised here, never lost. How soon after the deadline that is depends on
+// the longest piece of work that does not fork (see the package doc on
+// latency).
+//
+// It returns fn's result and nil only if ctx was not done when fn returned.
+// It panics if ctx is nil.
 func InvokeContext[T any](ctx context.Context, p *Pool, fn func(w *Worker) T) (T, error) {
 	var zero T
+	if ctx == nil {
+		panic("forkjoin.InvokeContext: ctx is nil; use context.Background() or forkjoin.Invoke")
+	}
 	if fn == nil {
 		panic("forkjoin.InvokeContext: fn is nil")
+	}
+	if p == nil {
+		panic("forkjoin.InvokeContext: p is nil")
 	}
 	if err := ctx.Err(); err != nil {
 		return zero, err
 	}
-	r := &root{ctx: ctx}
-	j := submit(p, fn, r)
-	stop := context.AfterFunc(ctx, func() { r.canceled.Store(true) })
-	defer stop()
+	if w := p.current(); w != nil {
+		return invokeInline(w, ctx, fn)
+	}
+	j := submit(p, fn, ctx)
+	stop := context.AfterFunc(ctx, func() { j.rt.canceled.Store(true) })
 	select {
 	case <-j.done:
 	case <-ctx.Done():
-		select {
-		case <-j.done:
-		default:
-			// Tell the tasks ourselves: the deferred stop may run before
-			// the AfterFunc does (a context closes Done before it runs
-			// its children's cancels) and would then keep it from ever
-			// running.
-			r.canceled.Store(true)
+		j.rt.canceled.Store(true)
+		if p.injector.remove(&j.job, nil) {
+			// No worker had started it: nothing to wait for.
+			p.active.Done()
+			stop()
 			return zero, ctx.Err()
 		}
+		<-j.done
 	}
+	stop()
 	if j.panic != nil {
 		panic(j.panic)
 	}
-	if r.late {
-		// ctx was done before fn returned, whichever channel the select
-		// picked when both were ready: the result may be partial.
+	if j.rt.late {
 		return zero, ctx.Err()
 	}
 	return j.res, nil
 }
 
-// submit hands fn to the pool as a root task.
-func submit[T any](p *Pool, fn func(*Worker) T, r *root) *rootJob[T] {
-	if p == nil {
-		panic("forkjoin: nil *Pool")
+// invokeInline runs fn as a nested invocation on w, the caller's own worker:
+// a root of its own (so that its waits help only its own tasks, as any
+// invocation's do) on top of the task that called Invoke.
+func invokeInline[T any](w *Worker, ctx context.Context, fn func(*Worker) T) (T, error) {
+	var zero T
+	r := &root{ctx: ctx}
+	stop := context.AfterFunc(ctx, func() { r.canceled.Store(true) })
+	saved := w.root
+	w.setRoot(r)
+	res, pe := call(w, fn)
+	w.setRoot(saved)
+	stop()
+	if pe != nil {
+		panic(pe)
 	}
+	if ctx.Err() != nil {
+		return zero, ctx.Err()
+	}
+	return res, nil
+}
+
+// submit hands fn to the pool as a root task. ctx is nil for Invoke.
+func submit[T any](p *Pool, fn func(*Worker) T, ctx context.Context) *rootJob[T] {
 	j := &rootJob[T]{fn: fn, pool: p, done: make(chan struct{})}
 	j.run = j
-	j.root = r
+	j.rt.ctx = ctx
+	j.root = &j.rt
 	p.mu.Lock()
 	if p.closed {
 		p.mu.Unlock()

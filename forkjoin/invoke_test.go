@@ -154,31 +154,38 @@ func TestInvokeContextCancel(t *testing.T) {
 	}
 }
 
-// TestInvokeContextReturnsEarly cancels an invocation whose task is stuck:
-// InvokeContext returns at once, and the task finishes in the background.
-func TestInvokeContextReturnsEarly(t *testing.T) {
-	p := forkjoin.New(forkjoin.Workers(2))
+// TestInvokeContextWaitsForTasks cancels an invocation whose task is still
+// running: InvokeContext reports the cancellation, but only once the task
+// has stopped, so that nothing the invocation started outlives it (issue 9,
+// defect 7: it used to return at once and let the task run on).
+func TestInvokeContextWaitsForTasks(t *testing.T) {
+	p := newPool(t, forkjoin.Workers(2))
 	ctx, cancel := context.WithCancel(context.Background())
 	release := make(chan struct{})
-	var sawCancel atomic.Bool
+	var sawCancel, finished atomic.Bool
 	go func() {
 		time.Sleep(10 * time.Millisecond)
 		cancel()
+		time.Sleep(20 * time.Millisecond)
+		close(release)
 	}()
 	withTimeout(t, 10*time.Second, func() {
 		_, err := forkjoin.InvokeContext(ctx, p, func(w *forkjoin.Worker) int {
+			forkjoin.Run(p, func(*forkjoin.Worker) {}) // inline: no deadlock
 			<-release
 			sawCancel.Store(w.Canceled() && w.Context().Err() != nil)
+			finished.Store(true)
 			return 1
 		})
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("InvokeContext returned %v, want context.Canceled", err)
 		}
+		if !finished.Load() {
+			t.Error("InvokeContext returned while its task was still running")
+		}
 	})
-	close(release)
-	p.Close() // waits for the abandoned task
 	if !sawCancel.Load() {
-		t.Error("the abandoned task did not see its invocation canceled")
+		t.Error("the task did not see its invocation canceled")
 	}
 }
 

@@ -31,7 +31,7 @@ type job struct {
 	scope *S             // the scope a spawned task belongs to; nil for joined jobs
 	panic *PanicError    // set by execute when the body panicked
 	next  *job           // free-list link
-	key   unsafe.Pointer // the record cache key of the record's type (func.go)
+	key   unsafe.Pointer // the record cache key of the record's type (records.go)
 	latch latch          // set when a thief (or a helper) has finished running it
 	// thief is 1 + the ID of the worker that ran the job after stealing it,
 	// 0 while nobody did. A joiner waiting for the job steals from there

@@ -8,25 +8,41 @@ type joinState uint8
 const (
 	joinRunningA joinState = iota // running the inline side; the other side is forked
 	joinRunningB                  // took the forked side back; running it inline
+	joinWaiting                   // a thief runs the forked side; helping until it is done
 	joinDone                      // both sides finished
 )
 
 // settle runs when a Join's frame unwinds early: v is the recovered panic
-// value (nil for runtime.Goexit). If the forked side j may still be pending,
+// value (nil for runtime.Goexit, which a task may call in fa, or in a task
+// the join runs while it helps). If the forked side j may still be pending,
 // settle takes it back (it never runs) or waits for its thief, so that the
-// panic leaves the Join only after both sides have finished, as the caller
-// may free data the forked side is using. Then it re-raises v.
+// unwinding leaves the Join only after both sides have finished, as the
+// caller may free data the forked side is using. Then it re-raises v.
 func (w *Worker) settle(j *job, st joinState, v any) {
 	var pe *PanicError
 	if v != nil {
 		pe = asPanicError(v) // here, while the panicking frames are still on the stack
 	}
-	if st == joinRunningA && !w.takeBack(j) {
-		w.waitFor(&j.latch, j) // its own panic, if any, loses to ours
+	switch st {
+	case joinRunningA:
+		if !w.discard(j) {
+			w.waitFor(&j.latch, j) // its own panic, if any, loses to ours
+		}
+	case joinWaiting:
+		w.waitFor(&j.latch, j)
 	}
 	if pe != nil {
 		panic(pe)
 	}
+}
+
+// discard takes back j, which w forked, so that it never runs, and reports
+// false if another worker took it first. Only w's goroutine calls it.
+func (w *Worker) discard(j *job) bool {
+	if w.shared {
+		return w.pool.shared.remove(j, &w.stats)
+	}
+	return w.takeBack(j)
 }
 
 // closureJob is the record of a closure forked by Join or Spawn.
@@ -50,6 +66,7 @@ func (j *closureJob[T]) abandon(w *Worker) {
 }
 
 // newClosureJob returns a record for fn from w's free records, or a new one.
+// Only w's goroutine calls it, to fork.
 func newClosureJob[T any](w *Worker, fn func(*Worker) T) *closureJob[T] {
 	if j := w.cacheGet(typeKey[closureJob[T]]()); j != nil {
 		cj := (*closureJob[T])(unsafe.Pointer(j)) // the key is the record's type
@@ -59,17 +76,17 @@ func newClosureJob[T any](w *Worker, fn func(*Worker) T) *closureJob[T] {
 	j := &closureJob[T]{fn: fn}
 	j.run = j
 	j.owner = w
+	j.key = typeKey[closureJob[T]]()
 	return j
 }
 
-// free returns a joined record to w's free records.
+// free returns a joined record to w's free records. It drops the closure
+// and the result: a free record must not keep the caller's data alive.
 func (j *closureJob[T]) free(w *Worker) {
-	// The result may hold references: drop them. The closure is left in
-	// place until the record's next use overwrites it; clearing it would
-	// cost a write barrier on every join while the collector runs.
 	var r T
 	j.res = r
-	w.cachePut(typeKey[closureJob[T]](), &j.job)
+	j.fn = nil
+	w.cachePut(j.key, &j.job)
 }
 
 // Join runs fa and fb in parallel and returns both results. It is
@@ -78,11 +95,20 @@ func (j *closureJob[T]) free(w *Worker) {
 // from that thief) until fb is done. A panic on either side is re-raised as a
 // *PanicError once both sides have finished; if both panic, fa's wins.
 //
-// Each Join allocates its job record, and fb's closure escapes to the heap if
-// it captures variables. For recursion with millions of forks, use a Func.
+// Join's job record comes from w's free records, but fb's closure escapes to
+// the heap (a thief may run it): one allocation per Join when it captures
+// variables. For recursion with millions of forks, use a Func. Once the
+// invocation is canceled, Join runs neither side and returns zero values.
+//
+// Join and Func.Join are twins: a change to one's protocol (fork, take back,
+// wait, settle) belongs in the other.
 func Join[A, B any](w *Worker, fa func(*Worker) A, fb func(*Worker) B) (a A, b B) {
 	if fa == nil || fb == nil {
 		panic("forkjoin.Join: fa and fb must not be nil")
+	}
+	w.check("forkjoin.Join")
+	if w.Canceled() {
+		return a, b
 	}
 	j := newClosureJob(w, fb)
 	w.fork(&j.job)
@@ -97,8 +123,9 @@ func Join[A, B any](w *Worker, fa func(*Worker) A, fb func(*Worker) B) (a A, b B
 		st = joinRunningB
 		b = fb(w)
 	} else {
-		st = joinDone
+		st = joinWaiting
 		w.waitFor(&j.job.latch, &j.job)
+		st = joinDone
 		pe := j.panic
 		b = j.res
 		if pe != nil {

@@ -26,7 +26,7 @@ func TestMisusePanics(t *testing.T) {
 		{"Invoke nil fn", func() { forkjoin.Invoke[int](p, nil) }, []string{"forkjoin.Invoke", "fn"}},
 		{"Run nil fn", func() { forkjoin.Run(p, nil) }, []string{"forkjoin.Run", "fn"}},
 		{"InvokeContext nil fn", func() { forkjoin.InvokeContext[int](context.Background(), p, nil) }, []string{"forkjoin.InvokeContext", "fn"}},
-		{"Invoke nil pool", func() { forkjoin.Invoke(nil, nopInt) }, []string{"nil *Pool"}},
+		{"Invoke nil pool", func() { forkjoin.Invoke(nil, nopInt) }, []string{"forkjoin.Invoke", "p is nil"}},
 		{"Join nil fa", inTask(func(w *forkjoin.Worker) { forkjoin.Join[int, int](w, nil, nopInt) }), []string{"forkjoin.Join", "fa"}},
 		{"Join nil fb", inTask(func(w *forkjoin.Worker) { forkjoin.Join[int, int](w, nopInt, nil) }), []string{"forkjoin.Join", "fb"}},
 		{"Do nil fn", inTask(func(w *forkjoin.Worker) { forkjoin.Do(w, nop, nil, nop) }), []string{"forkjoin.Do", "fns[1]"}},
@@ -74,6 +74,63 @@ func TestMisusePanics(t *testing.T) {
 			f := forkjoin.Spawn(w, nopInt)
 			forkjoin.Run(other, func(w2 *forkjoin.Worker) { f.Join(w2) })
 		}), []string{"Future joined on another worker"}},
+		// Issue 16: each used to crash with a nil dereference, hang, or
+		// run silently.
+		{"InvokeContext nil ctx", func() {
+			//lint:ignore SA1012 passing nil is the misuse under test
+			forkjoin.InvokeContext(nil, p, nopInt) //nolint:staticcheck
+		}, []string{"forkjoin.InvokeContext", "ctx is nil"}},
+		{"Join nil worker", func() { forkjoin.Join(nil, nopInt, nopInt) }, []string{"forkjoin.Join", "w is nil"}},
+		{"Func.Join nil worker", func() { fibJoin.Join(nil, 1, 2) }, []string{"forkjoin.Func.Join", "w is nil"}},
+		{"Spawn nil worker", func() { forkjoin.Spawn(nil, nopInt) }, []string{"forkjoin.Spawn", "w is nil"}},
+		{"Scope nil worker", func() { forkjoin.Scope(nil, func(*forkjoin.S) {}) }, []string{"forkjoin.Scope", "w is nil"}},
+		{"For nil worker", func() { forkjoin.For(nil, 0, 1, func(*forkjoin.Worker, int) {}) }, []string{"forkjoin.For", "w is nil"}},
+		{"Close from a task of the pool", inTask(func(w *forkjoin.Worker) { p.Close() }), []string{"forkjoin.Close", "task of the same pool"}},
+		{"S.Go after Scope returned", inTask(func(w *forkjoin.Worker) {
+			var kept *forkjoin.S
+			forkjoin.Scope(w, func(s *forkjoin.S) { kept = s })
+			kept.Go(nop)
+		}), []string{"forkjoin.S.Go", "scope has ended"}},
+		{"Func.Go after Scope returned", inTask(func(w *forkjoin.Worker) {
+			var kept *forkjoin.S
+			forkjoin.Scope(w, func(s *forkjoin.S) { kept = s })
+			fibJoin.Go(kept, 3)
+		}), []string{"forkjoin.Func.Go", "scope has ended"}},
+		{"Worker kept after Invoke returned", func() {
+			var kept *forkjoin.Worker
+			forkjoin.Run(p, func(w *forkjoin.Worker) { kept = w })
+			forkjoin.Join(kept, nopInt, nopInt)
+		}, []string{"forkjoin.Join", "not the calling task's worker"}},
+		{"Func.Join on a Worker kept after Invoke returned", func() {
+			var kept *forkjoin.Worker
+			forkjoin.Run(p, func(w *forkjoin.Worker) { kept = w })
+			fibJoin.Join(kept, 1, 2)
+		}, []string{"forkjoin.Func.Join", "not the calling task's worker"}},
+		{"Worker of one pool in a task of another", inTask(func(w *forkjoin.Worker) {
+			forkjoin.Run(other, func(*forkjoin.Worker) { forkjoin.Spawn(w, nopInt) })
+		}), []string{"forkjoin.Spawn", "not the calling task's worker"}},
+		{"Worker used from another goroutine", inTask(func(w *forkjoin.Worker) {
+			done := make(chan any)
+			go func() {
+				defer func() { done <- recover() }()
+				forkjoin.For(w, 0, 2, func(*forkjoin.Worker, int) {})
+			}()
+			if v := <-done; v != nil {
+				panic(v)
+			}
+		}), []string{"forkjoin.For", "not the calling task's worker"}},
+		{"S.Go from a goroutine outside the pool", inTask(func(w *forkjoin.Worker) {
+			forkjoin.Scope(w, func(s *forkjoin.S) {
+				done := make(chan any)
+				go func() {
+					defer func() { done <- recover() }()
+					s.Go(nop)
+				}()
+				if v := <-done; v != nil {
+					panic(v)
+				}
+			})
+		}), []string{"forkjoin.S.Go", "not a worker of the scope's pool"}},
 		{"zero Forked", inTask(func(w *forkjoin.Worker) {
 			var h forkjoin.Forked[int, int]
 			h.Join(w)

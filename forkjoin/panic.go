@@ -3,6 +3,7 @@ package forkjoin
 import (
 	"errors"
 	"fmt"
+	"io"
 	"runtime/debug"
 )
 
@@ -20,8 +21,22 @@ type PanicError struct {
 	Stack []byte
 }
 
+// Error returns one line: the panic value. The stack is in Stack, and
+// printing the error with %+v shows it too.
 func (e *PanicError) Error() string {
-	return fmt.Sprintf("forkjoin: task panicked: %v\n\n%s", e.Value, e.Stack)
+	return fmt.Sprintf("forkjoin: task panicked: %v", e.Value)
+}
+
+// Format prints Error for %v and %s, and Error followed by the stack for %+v.
+func (e *PanicError) Format(f fmt.State, verb rune) {
+	switch {
+	case verb == 'v' && f.Flag('+'):
+		fmt.Fprintf(f, "%s\n\n%s", e.Error(), e.Stack)
+	case verb == 'q':
+		fmt.Fprintf(f, "%q", e.Error())
+	default:
+		io.WriteString(f, e.Error())
+	}
 }
 
 // Unwrap returns Value if it is an error, so errors.Is and errors.As see
@@ -47,12 +62,10 @@ func asPanicError(v any) *PanicError {
 	return &PanicError{Value: v, Stack: debug.Stack()}
 }
 
-// call runs fn(w) and returns its panic, if any, as a *PanicError.
+// call runs fn(w) as a task and returns its panic, if any, as a
+// *PanicError; see settleTask for what it does before it returns.
 func call[T any](w *Worker, fn func(*Worker) T) (r T, pe *PanicError) {
-	defer func() {
-		if v := recover(); v != nil {
-			pe = asPanicError(v)
-		}
-	}()
+	mark := len(w.open)
+	defer func() { pe = w.settleTask(mark, recover(), pe) }()
 	return fn(w), nil
 }

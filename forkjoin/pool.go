@@ -44,11 +44,12 @@ func New(opts ...Option) *Pool {
 	seed := uint64(time.Now().UnixNano()) | 1
 	for i := range p.workers {
 		p.workers[i] = &Worker{
-			pool:   p,
-			id:     i,
-			shared: c.mode == SharedQueue,
-			rng:    seed + uint64(i)*0x9E3779B97F4A7C15 | 1,
-			wake:   make(chan struct{}, 1),
+			pool:      p,
+			id:        i,
+			shared:    c.mode == SharedQueue,
+			rng:       seed + uint64(i)*0x9E3779B97F4A7C15 | 1,
+			wake:      make(chan struct{}, 1),
+			tickEvery: 64,
 		}
 	}
 	p.wg.Add(len(p.workers))
@@ -66,11 +67,16 @@ func (p *Pool) Mode() Mode { return p.mode }
 
 // Close waits for running invocations to finish, then stops the workers and
 // waits for their goroutines to exit. It is idempotent: every call returns
-// once the pool is closed. Invoke after Close panics with ErrClosed. Close must
-// not be called from a task of the same pool (it would wait for itself).
+// once the pool is closed. Invoke after Close panics with ErrClosed. Close
+// panics if called from a task of the same pool, which it would wait for
+// for ever; from a goroutine that such a task waits for it cannot tell, and
+// hangs the same way.
 func (p *Pool) Close() {
 	if p.isDefault {
 		return
+	}
+	if p.current() != nil {
+		panic("forkjoin.Close: called from a task of the same pool, which Close would wait for; close the pool after Invoke returns")
 	}
 	p.close.Do(func() {
 		p.mu.Lock()

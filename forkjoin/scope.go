@@ -16,6 +16,7 @@ type S struct {
 	w       *Worker
 	limit   int64        // pending tasks beyond which Go runs tasks inline
 	eager   int64        // pending tasks up to which each spawn is published at once
+	ended   atomic.Bool  // Scope has returned: Go panics
 	pending atomic.Int64 // tasks spawned and not finished
 	sleepy  atomic.Bool  // the owner armed the scope and may be parked
 	panic   atomic.Pointer[PanicError]
@@ -25,39 +26,87 @@ type S struct {
 // with s.Go, and returns when body and every spawned task have finished. While
 // it waits, the worker runs the scope's tasks itself and helps with others'. A
 // panic in body or in any task is re-raised as a *PanicError after all have
-// finished (the first one recorded wins).
+// finished (the first one recorded wins). If body (or a task the worker runs
+// while it waits) calls runtime.Goexit, Scope still waits for the spawned
+// tasks before the goroutine ends.
 func Scope(w *Worker, body func(s *S)) {
 	if body == nil {
 		panic("forkjoin.Scope: body is nil")
 	}
+	w.check("forkjoin.Scope")
 	n := int64(w.pool.Workers())
 	s := &S{w: w, limit: pendingPerWorker * n, eager: 2 * publishEvery * n}
 	if w.shared {
 		s.limit = math.MaxInt64 // the shared design queues every task (see full)
 	}
+	finished := false
+	defer func() {
+		if !finished {
+			// runtime.Goexit is unwinding us (panics are recovered
+			// below): the tasks must still not outlive the scope.
+			w.waitFor(s, nil)
+			s.ended.Store(true)
+		}
+	}()
 	s.fail(callScopeBody(s, body))
 	// Our own tasks sit on top of our deque (or at the back of the shared
 	// queue), where waitFor looks first; stolen ones we wait for, helping.
 	w.waitFor(s, nil)
+	finished = true
+	s.ended.Store(true)
 	if pe := s.panic.Load(); pe != nil {
 		panic(pe)
 	}
 }
 
-// Go spawns fn in the scope. Call it from body, or from code body runs inline
-// on the same worker; a task spawned by Go that wants to spawn more into the
-// scope uses s.GoFrom with its own worker. Once the invocation is canceled
-// (see InvokeContext), Go starts nothing. The task may not be stealable at
-// once (spawns are published in batches while every worker is busy; see the
-// package doc): wait for it through the scope, not by blocking on it.
-func (s *S) Go(fn func(w *Worker)) { s.GoFrom(s.w, fn) }
-
-// GoFrom spawns fn in the scope from a task running on w, which may be a
-// different worker than the one that opened the scope.
-func (s *S) GoFrom(w *Worker, fn func(w *Worker)) {
+// Go spawns fn in the scope. Call it from body, or from any task of the
+// scope (a task's own spawns, s.Go(child) inside a spawned task, are the
+// natural way to spawn recursively), on whichever worker it runs. fn may run
+// at once, inline in the caller, when many of the scope's tasks are already
+// waiting (see full). Once the invocation is canceled (see InvokeContext), Go
+// starts nothing. The task may not be stealable at once (spawns are
+// published in batches while every worker is busy; see the package doc):
+// wait for it through the scope, not by blocking on it. Go panics if the
+// scope has ended or if it is called from a goroutine that is not one of the
+// pool's workers.
+func (s *S) Go(fn func(w *Worker)) {
 	if fn == nil {
 		panic("forkjoin.S.Go: fn is nil")
 	}
+	s.goFrom(s.caller("forkjoin.S.Go"), fn)
+}
+
+// GoFrom spawns fn in the scope from a task running on w. It is Go for
+// callers that have their worker at hand, which saves Go's lookup of the
+// calling worker; w must be the calling task's worker.
+func (s *S) GoFrom(w *Worker, fn func(w *Worker)) {
+	if fn == nil {
+		panic("forkjoin.S.GoFrom: fn is nil")
+	}
+	if s.ended.Load() {
+		panic("forkjoin.S.GoFrom: the scope has ended (Scope returned); spawn only while Scope is running")
+	}
+	w.check("forkjoin.S.GoFrom")
+	s.goFrom(w, fn)
+}
+
+// caller returns the worker running the calling task: s's owner, or another
+// worker of its pool running one of s's tasks. It panics (naming fn) if the
+// scope has ended or the caller is no worker of the pool.
+func (s *S) caller(fn string) *Worker {
+	if s.ended.Load() {
+		panic(fn + ": the scope has ended (Scope returned); spawn only while Scope is running")
+	}
+	if w := s.w; w.onOwnGoroutine() {
+		return w
+	}
+	if w := s.w.pool.current(); w != nil && w.root != nil {
+		return w
+	}
+	panic(fn + ": called from a goroutine that is not a worker of the scope's pool; spawn from the scope's body or its tasks")
+}
+
+func (s *S) goFrom(w *Worker, fn func(w *Worker)) {
 	if w.Canceled() {
 		return
 	}
@@ -181,22 +230,19 @@ func (w *Worker) scopeJob() *scopeJob {
 	return sj
 }
 
+// callScopeBody is call for a scope's body.
 func callScopeBody(s *S, body func(*S)) (pe *PanicError) {
-	defer func() {
-		if v := recover(); v != nil {
-			pe = asPanicError(v)
-		}
-	}()
+	w := s.w
+	mark := len(w.open)
+	defer func() { pe = w.settleTask(mark, recover(), pe) }()
 	body(s)
 	return nil
 }
 
+// callVoid is call for a function without a result.
 func callVoid(w *Worker, fn func(*Worker)) (pe *PanicError) {
-	defer func() {
-		if v := recover(); v != nil {
-			pe = asPanicError(v)
-		}
-	}()
+	mark := len(w.open)
+	defer func() { pe = w.settleTask(mark, recover(), pe) }()
 	fn(w)
 	return nil
 }

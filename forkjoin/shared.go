@@ -96,4 +96,52 @@ func (q *queue) popBack(want *job, st *workerStats) *job {
 	return j
 }
 
+// popBackOf removes and returns the newest job if it belongs to invocation
+// r, else returns nil: a waiting joiner helps only its own invocation (see
+// Worker.waitFor).
+func (q *queue) popBackOf(r *root, st *workerStats) *job {
+	if q.n.Load() == 0 {
+		return nil
+	}
+	q.lock(st)
+	if q.size == 0 {
+		q.mu.Unlock()
+		return nil
+	}
+	i := (q.head + q.size - 1) & (len(q.buf) - 1)
+	j := q.buf[i]
+	if j.root != r {
+		q.mu.Unlock()
+		return nil
+	}
+	q.buf[i] = nil
+	q.size--
+	q.n.Store(int64(q.size))
+	q.mu.Unlock()
+	return j
+}
+
+// remove takes j out of the queue wherever it is and reports whether it was
+// there. It scans the whole queue, so it serves only rare paths: a join
+// unwinding from a panic discarding its forked side (Worker.discard), and
+// InvokeContext withdrawing a canceled root that no worker has started.
+func (q *queue) remove(j *job, st *workerStats) bool {
+	q.lock(st)
+	defer q.mu.Unlock()
+	mask := len(q.buf) - 1
+	for i := 0; i < q.size; i++ {
+		if q.buf[(q.head+i)&mask] != j {
+			continue
+		}
+		for k := i; k < q.size-1; k++ {
+			q.buf[(q.head+k)&mask] = q.buf[(q.head+k+1)&mask]
+		}
+		q.buf[(q.head+q.size-1)&mask] = nil
+		q.size--
+		q.n.Store(int64(q.size))
+		return true
+	}
+	return false
+}
+
 func (q *queue) empty() bool { return q.n.Load() == 0 }

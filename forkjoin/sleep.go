@@ -39,7 +39,10 @@ func (s *sleep) hungry() bool {
 	return s.searching.Load() != 0 || s.idle.Load() != 0
 }
 
-// wakeOne wakes the most recently parked worker (its cache is the warmest).
+// wakeOne wakes a parked worker for new work: the most recently parked idle
+// one (its cache is the warmest), else the most recently parked joiner,
+// which helps if the work is of its invocation (waitFor) and passes the
+// wake-up on to an idle worker otherwise (park).
 func (s *sleep) wakeOne() {
 	s.mu.Lock()
 	n := len(s.parked)
@@ -47,13 +50,43 @@ func (s *sleep) wakeOne() {
 		s.mu.Unlock()
 		return
 	}
-	w := s.parked[n-1]
-	s.parked = s.parked[:n-1]
+	i := n - 1
+	for k := n - 1; k >= 0; k-- {
+		if !s.parked[k].joining {
+			i = k
+			break
+		}
+	}
+	w := s.parked[i]
+	s.parked = append(s.parked[:i], s.parked[i+1:]...)
 	w.isParked = false
+	w.wokeForWork = true
 	s.idle.Add(-1)
 	s.mu.Unlock()
 	w.stats.wakeups.Add(1)
 	w.signal()
+}
+
+// wakeIdle is wakeOne restricted to idle workers: a joiner passing on a
+// wake-up it cannot use calls it, and passing it to another joiner could
+// bounce it between joiners for ever.
+func (s *sleep) wakeIdle() {
+	s.mu.Lock()
+	for k := len(s.parked) - 1; k >= 0; k-- {
+		w := s.parked[k]
+		if w.joining {
+			continue
+		}
+		s.parked = append(s.parked[:k], s.parked[k+1:]...)
+		w.isParked = false
+		w.wokeForWork = true
+		s.idle.Add(-1)
+		s.mu.Unlock()
+		w.stats.wakeups.Add(1)
+		w.signal()
+		return
+	}
+	s.mu.Unlock()
 }
 
 // wakeAll wakes every parked worker (used by Close).
@@ -85,7 +118,12 @@ func (s *sleep) stopSearching(found bool) {
 // park blocks w until it is woken. pr, if not nil, is the condition w waits
 // for (a latch or a scope); park returns at once if it already holds. After
 // park returns the caller looks for work or checks its condition again:
-// wake-ups can be spurious.
+// wake-ups can be spurious. Only w's goroutine calls it.
+//
+// A joiner (pr != nil) that a producer woke for work (wakeOne) passes the
+// wake-up on to an idle worker: it may be leaving (its condition holds) or
+// unable to run the work (another invocation's; see waitFor), and a wake-up
+// spent on it would otherwise be lost while an idle worker sleeps on.
 func (w *Worker) park(pr probe) {
 	w.flushScope() // nobody may wait on counts we hold while we sleep
 	w.flushGiveBack()
@@ -97,43 +135,58 @@ func (w *Worker) park(pr probe) {
 	s.mu.Lock()
 	s.parked = append(s.parked, w)
 	w.isParked = true
+	w.joining = pr != nil
 	s.idle.Add(1)
 	s.mu.Unlock()
 
 	// The last look, after raising idle (see the type comment).
-	if p.hasWork() || (pr != nil && pr.done()) || p.shutdown.Load() {
-		w.unpark()
-		return
+	if !(p.hasWork() || (pr != nil && pr.done()) || p.shutdown.Load()) {
+		w.stats.parks.Add(1)
+		<-w.wake
 	}
-	w.stats.parks.Add(1)
-	<-w.wake
-	w.unpark()
+	if w.unpark() && pr != nil {
+		s.wakeIdle()
+	}
 }
 
-// unpark removes w from the parked list if nobody else did (a latch or a
-// scope wakes its owner directly, without taking it off the list).
-func (w *Worker) unpark() {
+// unpark takes w off the parked list if nobody else did (a latch or a
+// scope wakes its owner directly, see wakeOwner), and reports whether a
+// producer's wakeOne chose w since it parked. Only w's goroutine calls it.
+func (w *Worker) unpark() (wokeForWork bool) {
 	s := &w.pool.sleep
 	s.mu.Lock()
-	if w.isParked {
-		for i, x := range s.parked {
-			if x == w {
-				s.parked = append(s.parked[:i], s.parked[i+1:]...)
-				break
-			}
-		}
-		w.isParked = false
-		s.idle.Add(-1)
-	}
+	w.unlist()
+	wokeForWork, w.wokeForWork = w.wokeForWork, false
 	s.mu.Unlock()
+	return wokeForWork
+}
+
+// unlist removes w from the parked list if it is on it. The caller holds
+// pool.sleep.mu.
+func (w *Worker) unlist() {
+	s := &w.pool.sleep
+	if !w.isParked {
+		return
+	}
+	for i, x := range s.parked {
+		if x == w {
+			s.parked = append(s.parked[:i], s.parked[i+1:]...)
+			break
+		}
+	}
+	w.isParked = false
+	s.idle.Add(-1)
 }
 
 // wakeOwner wakes w, parked (or about to park) on a latch or scope that has
 // just been set. It takes w off the parked list first, so that a producer's
 // wakeOne cannot spend its wake-up on a worker that is leaving anyway while a
-// worker idle in its loop sleeps on.
+// worker idle in its loop sleeps on. Any goroutine may call it.
 func (w *Worker) wakeOwner() {
-	w.unpark()
+	s := &w.pool.sleep
+	s.mu.Lock()
+	w.unlist()
+	s.mu.Unlock()
 	w.signal()
 }
 

@@ -8,7 +8,7 @@ type Stats struct {
 	Tasks         uint64 // tasks run: forks, spawns, scope and loop tasks, and invocations
 	Steals        uint64 // successful steal operations (one StealHalf counts once)
 	Stolen        uint64 // tasks moved by those steals
-	StealAttempts uint64 // victims probed, successful or not
+	StealAttempts uint64 // steals tried on victims whose deque was not empty when probed, successful or not
 	LockWaits     uint64 // shared mode: queue lock found held (a failed TryLock before Lock)
 	Parks         uint64 // times a worker went to sleep
 	Wakeups       uint64 // times a sleeping worker was woken to look for work

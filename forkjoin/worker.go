@@ -4,6 +4,7 @@ import (
 	"context"
 	"runtime"
 	"sync/atomic"
+	"time"
 
 	"github.com/fjkit/fjkit/wsdeque"
 )
@@ -21,13 +22,33 @@ type Worker struct {
 	pool   *Pool
 	id     int
 	shared bool // the pool's mode is SharedQueue
+	// g is the worker goroutine's descriptor, or 0 while it has none;
+	// other goroutines read it to recognize the worker (goid.go).
+	g      atomic.Uintptr
 	deque  wsdeque.Deque[*job]
 	rng    uint64
-	root   *root // the invocation whose task is running
+	root   *root // the invocation whose task is running; nil while idle
 	nTasks uint64
+	// curRoot mirrors root for other goroutines: helpers on other
+	// workers, which steal from us while they wait only if we run their
+	// invocation (helpSteal), and canceledOrStale. Stored only when root
+	// changes; loading it costs what loading root does.
+	curRoot atomic.Pointer[root]
 
 	wake     chan struct{} // parking semaphore, capacity 1
 	isParked bool          // in pool.sleep.parked; guarded by pool.sleep.mu
+	// joining: parked as a joiner (on a latch or scope), not idle; wokeForWork:
+	// a producer's wakeOne chose us. Both guarded by pool.sleep.mu.
+	joining, wokeForWork bool
+
+	// The yield clock (yield.go): ticks left before the next clock read,
+	// the budget it is reset to, and the times of the last read and yield.
+	ticks, tickEvery     int32
+	lastClock, lastYield time.Duration
+
+	// open holds the records of Spawn and Func.Fork not yet joined, oldest
+	// first; call joins those a task leaves behind (joinOpen).
+	open []*job
 
 	funcs [funcCacheSize]funcCacheEntry // free records of Funcs, see func.go
 	hot   *job                          // a free Func record, before the table (Func.put)
@@ -42,8 +63,8 @@ type Worker struct {
 	retHead, retTail *job
 	retN             int
 
-	// returned holds records other workers ran for us (Func.Go) and sent
-	// back. Other workers CAS it, so it sits on a line of its own.
+	// returned holds records other workers ran for us (Func.Go and S.Go)
+	// and sent back (records.go). Other workers CAS it, so it sits on a line of its own.
 	_        [64]byte
 	returned atomic.Pointer[job]
 	_        [56]byte
@@ -74,34 +95,37 @@ func (w *Worker) Canceled() bool {
 }
 
 // loop is the worker goroutine: run work while there is any, search a little
-// when there is none, then park until woken.
+// when there is none, then park until woken. Only the pool starts it.
 func (w *Worker) loop() {
+	w.bindGoroutine()
 	exited := false
 	defer func() {
+		w.unbindGoroutine() // before the runtime may reuse our descriptor
 		if !exited {
 			// A task called runtime.Goexit, which ends this goroutine
 			// whatever we do; execute has failed the tasks it ended.
 			// Carry on in a new goroutine, so the pool keeps its workers.
-			w.root = nil
+			w.setRoot(nil)
 			go w.loop()
 			return
 		}
 		w.pool.wg.Done()
 	}()
 	p := w.pool
+	woken := false
 	for {
-		if j := w.find(); j != nil {
-			w.execute(j)
-			continue
-		}
-		w.flushScope()
-		p.sleep.startSearching()
 		var j *job
-		for i := 0; i < searchRounds && j == nil; i++ {
-			runtime.Gosched()
+		if !woken {
 			j = w.find()
 		}
-		p.sleep.stopSearching(j != nil)
+		if j == nil {
+			w.flushScope()
+			// Searching, even right after a wake-up: a searcher that
+			// finds work wakes the next worker (stopSearching), so a
+			// wake-up is passed on as long as work keeps turning up.
+			j = w.search()
+		}
+		woken = false
 		if j != nil {
 			w.execute(j)
 			continue
@@ -112,7 +136,23 @@ func (w *Worker) loop() {
 		}
 		w.trimCaches() // nothing to do: let go of a burst's records
 		w.park(nil)
+		woken = true
 	}
+}
+
+// search looks for work for a few rounds as a searching worker (see sleep).
+// Only w's own goroutine calls it, from loop.
+func (w *Worker) search() *job {
+	s := &w.pool.sleep
+	s.startSearching()
+	var j *job
+	for i := 0; i < searchRounds && j == nil; i++ {
+		if j = w.find(); j == nil {
+			runtime.Gosched()
+		}
+	}
+	s.stopSearching(j != nil)
+	return j
 }
 
 // find returns a job to run: from the worker's own deque, the injector, or
@@ -188,11 +228,14 @@ func (w *Worker) stealFrom(v *Worker) *job {
 
 // execute runs a job that did not come back to its joiner inline.
 func (w *Worker) execute(j *job) {
+	w.tick()
 	if j.scope != w.doneScope {
 		w.flushScope()
 	}
 	saved := w.root
-	w.root = j.root
+	if j.root != saved {
+		w.setRoot(j.root)
+	}
 	finished := false
 	defer func() {
 		if !finished {
@@ -204,11 +247,22 @@ func (w *Worker) execute(j *job) {
 	}()
 	j.run.execute(w)
 	finished = true
-	w.root = saved
+	if w.root != saved {
+		w.setRoot(saved)
+	}
+}
+
+// setRoot makes r the invocation w runs, for w.Canceled and for helpers
+// deciding whether they may steal from w (helpSteal). Only w's goroutine
+// calls it.
+func (w *Worker) setRoot(r *root) {
+	w.root = r
+	w.curRoot.Store(r)
 }
 
 // fork publishes j: on w's deque, or on the shared queue in shared mode.
 func (w *Worker) fork(j *job) {
+	w.tick()
 	j.root = w.root
 	w.nTasks++
 	p := w.pool
@@ -234,6 +288,7 @@ func (w *Worker) spawnTask(j *job, eager bool) {
 		w.fork(j)
 		return
 	}
+	w.tick()
 	j.root = w.root
 	w.nTasks++
 	w.deque.PushLocal(j)
@@ -290,15 +345,19 @@ func (w *Worker) takeBackJoin(j *job) bool {
 	return ok
 }
 
-// waitFor helps until pr holds: it runs leftover work of its own, steals from
-// hint (the thief of the awaited job, whose deque holds that job's children),
-// then from anyone, and parks on pr when there is nothing to take.
+// waitFor helps until pr holds: it runs leftover work of its own
+// invocation, steals from hint's thief (whose deque holds the awaited job's
+// children), then from workers running the same invocation, and parks on pr
+// when there is nothing to take. Only w's own goroutine calls it, from a
+// join or a scope's end.
+//
+// Helping is isolated by invocation: a waiting worker runs only tasks of the
+// invocation it is waiting in (w.root), never a root task from the injector
+// and never another invocation's task. Otherwise one caller's Join could run
+// another caller's whole computation on top of its frames, and a lock the
+// first holds across the Join would deadlock the second (rayon#592).
 func (w *Worker) waitFor(pr probe, hint *job) {
-	if w.deque.Local() > 0 {
-		// Spawns held back while everyone was busy: others may be idle now.
-		w.deque.Publish()
-		w.pool.sleep.notify()
-	}
+	w.publishHeld()
 	idle := 0
 	for w.flushScope(); !pr.done(); w.flushScope() {
 		if x := w.findHelp(hint); x != nil {
@@ -314,30 +373,93 @@ func (w *Worker) waitFor(pr probe, hint *job) {
 		w.park(pr)
 		idle = 0
 	}
+	// Tasks we ran while waiting may have spawned into busy scopes and held
+	// the spawns back (PushLocal); we are about to return to code that may
+	// run for long, so let others see them.
+	w.publishHeld()
 }
 
+// publishHeld publishes spawns held back on w's deque and wakes a worker for
+// them. Only w's goroutine calls it.
+func (w *Worker) publishHeld() {
+	if w.deque.Local() > 0 {
+		w.deque.Publish()
+		w.pool.sleep.notify()
+	}
+}
+
+// findHelp is find for a waiting worker (waitFor): the same sources, in the
+// order that serves the wait, restricted to w's invocation (see waitFor):
+// its own deque (the awaited job's younger relatives), the awaited job's
+// thief, then other workers that run the same invocation. Unlike find it
+// never takes from the injector. Only w's goroutine calls it.
 func (w *Worker) findHelp(hint *job) *job {
 	p := w.pool
 	if w.shared {
-		if j := p.shared.popBack(nil, &w.stats); j != nil {
-			return j
-		}
-		return p.injector.popFront(nil)
+		return p.shared.popBackOf(w.root, &w.stats)
 	}
 	if j, ok := w.deque.Pop(); ok {
-		return j
+		if j.root == w.root {
+			return j
+		}
+		// Our invocation runs inline above another's (Invoke from a
+		// task) and has nothing left on our deque: put it back.
+		w.deque.Push(j)
 	}
 	if hint != nil {
 		if t := hint.thief.Load(); t > 0 {
-			if j := w.stealFrom(p.workers[t-1]); j != nil {
+			if j := w.helpSteal(p.workers[t-1]); j != nil {
 				return j
 			}
 		}
 	}
-	if j := w.stealRound(); j != nil {
-		return j
+	ws := p.workers
+	n := len(ws)
+	start := int(w.random() % uint64(n))
+	for i := range n {
+		if v := ws[(start+i)%n]; v != w {
+			if j := w.helpSteal(v); j != nil {
+				return j
+			}
+		}
 	}
-	return p.injector.popFront(nil)
+	return nil
+}
+
+// helpSteal steals from v for a waiting w, only if v runs w's invocation.
+// v may switch invocations between the check and the steal; what that race
+// brings in from another invocation goes to the injector, for idle workers,
+// instead of running on top of w's frames (rehome).
+func (w *Worker) helpSteal(v *Worker) *job {
+	if v.curRoot.Load() != w.root {
+		return nil
+	}
+	j := w.stealFrom(v)
+	if j != nil && j.root != w.root {
+		w.rehome(j)
+		return nil
+	}
+	return j
+}
+
+// rehome sends j, stolen by a waiting w for an invocation it is not waiting
+// in, to the injector, with the rest of its batch (the jobs on top of w's
+// deque that are not of w's invocation).
+func (w *Worker) rehome(j *job) {
+	inj := &w.pool.injector
+	inj.push(j, nil)
+	for {
+		x, ok := w.deque.Pop()
+		if !ok {
+			break
+		}
+		if x.root == w.root {
+			w.deque.Push(x)
+			break
+		}
+		inj.push(x, nil)
+	}
+	w.pool.sleep.notify()
 }
 
 // random is xorshift64*: a few cycles, no shared state.
@@ -348,71 +470,4 @@ func (w *Worker) random() uint64 {
 	x ^= x >> 27
 	w.rng = x
 	return x * 2685821657736338717
-}
-
-// release keeps j, a finished record of a spawned task (Func.Go or S.Go),
-// for reuse by the worker that spawned it: w itself, or the owner, by giveBack.
-func (w *Worker) release(j *job) {
-	if j.owner == w {
-		w.cachePut(j.key, j)
-	} else {
-		w.giveBack(j)
-	}
-}
-
-// giveBack sends j, a record another worker forked with Func.Go and w ran, back
-// to that worker. A loop spawning tasks that thieves run would otherwise
-// allocate a record for every stolen task while the thieves' caches fill up
-// and drop the rest. Records travel in batches of giveBackBatch, one CAS per
-// batch onto the owner's returned stack; the owner takes the whole stack with
-// one swap when its cache runs dry (reclaim).
-func (w *Worker) giveBack(j *job) {
-	if w.retTo != j.owner {
-		w.flushGiveBack()
-		w.retTo = j.owner
-	}
-	if w.retHead == nil {
-		w.retTail = j
-	}
-	j.next = w.retHead
-	w.retHead = j
-	if w.retN++; w.retN == giveBackBatch {
-		w.flushGiveBack()
-	}
-}
-
-const giveBackBatch = 64
-
-// flushGiveBack pushes the pending batch onto its owner's returned stack.
-// Only pushes use CAS and the owner takes everything with Swap, so there is
-// no ABA problem.
-func (w *Worker) flushGiveBack() {
-	if w.retHead == nil {
-		return
-	}
-	o := w.retTo
-	for {
-		old := o.returned.Load()
-		w.retTail.next = old
-		if o.returned.CompareAndSwap(old, w.retHead) {
-			break
-		}
-	}
-	w.retTo, w.retHead, w.retTail, w.retN = nil, nil, nil, 0
-}
-
-// reclaim moves the records other workers sent back into w's cache and
-// reports whether there were any.
-func (w *Worker) reclaim() bool {
-	j := w.returned.Swap(nil)
-	if j == nil {
-		return false
-	}
-	for j != nil {
-		next := j.next
-		j.next = nil
-		w.cachePut(j.key, j)
-		j = next
-	}
-	return true
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -34,6 +35,11 @@ func TestFlagErrors(t *testing.T) {
 		{[]string{"seed", "extra"}, `unexpected argument "extra"`},
 		{[]string{"-runs", "2", "seed", "fib"}, `unexpected argument "fib"`},
 		{[]string{"-runs"}, "flag needs an argument: -runs"},
+		{[]string{"serve", "-clients", "0"}, "-clients must be at least 1"},
+		{[]string{"serve", "-deadline", "0s"}, "-deadline and -duration must be positive"},
+		{[]string{"serve", "-plot", "x.svg"}, "-plot with serve needs -workers"},
+		{[]string{"treesum", "-n", "3000000000"}, "treesum: -n 3000000000: must be below 2^31-1"},
+		{[]string{"-tasks", "3000000000"}, "seed: -tasks 3000000000: must be at most 2^31-1"},
 	} {
 		var stdout, stderr bytes.Buffer
 		code := run(tc.args, &stdout, &stderr)
@@ -142,11 +148,17 @@ func TestPlotNeedsSomethingToPlot(t *testing.T) {
 	}
 }
 
-// smoke runs fjbench on tiny sizes and returns its JSON report.
+// smoke runs fjbench on tiny sizes with two timed runs and returns its JSON report.
 func smoke(t *testing.T, args ...string) jsonReport {
 	t.Helper()
+	return smokeJSON(t, append(args, "-runs", "2")...)
+}
+
+// smokeJSON runs fjbench with args and returns its JSON report.
+func smokeJSON(t *testing.T, args ...string) jsonReport {
+	t.Helper()
 	var stdout, stderr bytes.Buffer
-	args = append(args, "-runs", "2", "-format", "json")
+	args = append(args, "-format", "json")
 	if code := run(args, &stdout, &stderr); code != 0 {
 		t.Fatalf("run(%q) = %d, stderr:\n%s", args, code, stderr.String())
 	}
@@ -206,8 +218,42 @@ func TestSmokeSeed(t *testing.T) {
 		}
 		want["seed weight="+strconv.Itoa(weight)] = fmtChecksum(sum)
 	}
-	checkSmoke(t, rep, want, "serial", "ws", "shared", "chanpool", "errgroup", "goroutines")
-	if len(rep.Sections) != 1 || len(rep.Sections[0].Summary) == 0 {
-		t.Errorf("seed report has no summary: %+v", rep.Sections)
+	var scheds []string
+	for _, row := range seedRows {
+		scheds = append(scheds, row.sched)
+	}
+	checkSmoke(t, rep, want, scheds...)
+	// The weight sweep measures the seeds' ports and the single producer only.
+	for _, r := range rep.Results {
+		if r.Params["weight"] == "20" && !slices.Contains([]string{"serial", "seeds-ws", "seeds-shared", "ws", "shared"}, r.Scheduler) {
+			t.Errorf("the sweep measured %s", r.Scheduler)
+		}
+	}
+	if len(rep.Sections) != 1 {
+		t.Fatalf("seed report has %d sections, want 1", len(rep.Sections))
+	}
+	text := strings.Join(rep.Sections[0].Summary, "\n\n")
+	for _, want := range []string{"The seeds' own design, ported to Go", "Our runtime, which creates every task",
+		"- Recursive split (ForRange, grain 1):", "Where our runtime loses", "By weight (single producer):"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("seed summary lacks %q:\n%s", want, text)
+		}
+	}
+
+	// The table output shows every scheduler in the one seed table, with
+	// how its tasks reach the workers, and no per-scheduler tables.
+	var stdout, stderr bytes.Buffer
+	args := []string{"seed", "-tasks", "2000", "-weights", "4", "-workers", "1,2", "-runs", "1"}
+	if code := run(args, &stdout, &stderr); code != 0 {
+		t.Fatalf("run(%q) = %d, stderr:\n%s", args, code, stderr.String())
+	}
+	out := stdout.String()
+	for _, row := range seedRows {
+		if !strings.Contains(out, "| "+row.sched+" ") || !strings.Contains(out, row.how) {
+			t.Errorf("seed table lacks the row of %s (%s):\n%s", row.sched, row.how, out)
+		}
+	}
+	if strings.Contains(out, "### seed weight=4 — ws (") {
+		t.Errorf("seed output still has per-scheduler tables:\n%s", out)
 	}
 }

@@ -82,3 +82,12 @@ func checkGroups(rs []Result) error {
 	}
 	return nil
 }
+
+// measureOne is measure for callers that collect a slice of results.
+func (b *bench) measureOne(base Result, c contender) ([]Result, error) {
+	r, err := b.measure(base, c)
+	if err != nil {
+		return nil, err
+	}
+	return []Result{r}, nil
+}

@@ -13,11 +13,17 @@ commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 if [ -n "$(git status --porcelain -- forkjoin wsdeque algos cmd/fjbench 2>/dev/null)" ]; then
 	commit="$commit (with uncommitted changes)"
 fi
-for c in seed fib sort matmul uts nqueens; do
+# serve measures one pool (GOMAXPROCS workers) unless given -workers, so it
+# has no worker axis to chart.
+for c in seed fib sort matmul uts nqueens treesum serve; do
 	echo "fjbench $c ..." >&2
 	before=$(cut -d' ' -f1 /proc/loadavg)
 	start=$(date +%s)
-	"$bin" "$c" -plot "$out/$c.svg" >"$out/$c.md"
+	if [ "$c" = serve ]; then
+		"$bin" "$c" >"$out/$c.md"
+	else
+		"$bin" "$c" -plot "$out/$c.svg" >"$out/$c.md"
+	fi
 	end=$(date +%s)
 	after=$(cut -d' ' -f1 /proc/loadavg)
 	printf '\n`fjbench %s` at commit %s: %d s wall; 1-minute load average %s before, %s after.\n' \

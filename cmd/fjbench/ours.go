@@ -40,10 +40,3 @@ func measureOurs(b *bench, base Result, modes []string, workers []int, suffix st
 	}
 	return out, nil
 }
-
-func countersOf(s forkjoin.Stats) Counters {
-	return Counters{
-		Tasks: s.Tasks, Steals: s.Steals, Stolen: s.Stolen, StealAttempts: s.StealAttempts,
-		LockWaits: s.LockWaits, Parks: s.Parks, Wakeups: s.Wakeups,
-	}
-}

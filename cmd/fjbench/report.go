@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -48,18 +49,29 @@ type Table struct {
 
 // schedulerDoc says in a heading what each scheduler name stands for.
 var schedulerDoc = map[string]string{
-	"ws":           "fjkit, work stealing",
-	"shared":       "fjkit, one shared mutex queue",
-	"ws-merge":     "fjkit merge sort, work stealing",
-	"shared-merge": "fjkit merge sort, shared queue",
-	"ws-quick":     "fjkit quicksort, work stealing",
-	"shared-quick": "fjkit quicksort, shared queue",
-	"serial":       "serial code, no goroutines",
-	"goroutines":   "one goroutine per task, sync.WaitGroup",
-	"chanpool":     "fixed pool of goroutines reading a channel",
-	"errgroup":     "errgroup.Group with SetLimit(workers)",
-	"slices.Sort":  "slices.Sort, serial",
-	"gonum":        "gonum (*mat.Dense).Mul",
+	"ws":             "fjkit, work stealing",
+	"shared":         "fjkit, one shared mutex queue",
+	"ws-range":       "fjkit ForRange grain 1, work stealing",
+	"shared-range":   "fjkit ForRange grain 1, shared queue",
+	"ws-for":         "fjkit For, work stealing",
+	"shared-for":     "fjkit For, shared queue",
+	"ws-func":        "fjkit Func.Join, work stealing",
+	"shared-func":    "fjkit Func.Join, shared queue",
+	"ws-closure":     "fjkit closure Join, work stealing",
+	"shared-closure": "fjkit closure Join, shared queue",
+	"seeds-ws":       "the seeds' work stealing, ported",
+	"seeds-shared":   "the seeds' global queue, ported",
+	"static":         "no scheduler: worker k runs tasks k, k+P, …",
+	"ws-merge":       "fjkit merge sort, work stealing",
+	"shared-merge":   "fjkit merge sort, shared queue",
+	"ws-quick":       "fjkit quicksort, work stealing",
+	"shared-quick":   "fjkit quicksort, shared queue",
+	"serial":         "serial code, no goroutines",
+	"goroutines":     "one goroutine per task, sync.WaitGroup",
+	"chanpool":       "fixed pool of goroutines reading a channel",
+	"errgroup":       "errgroup.Group with SetLimit(workers)",
+	"slices.Sort":    "slices.Sort, serial",
+	"gonum":          "gonum (*mat.Dense).Mul",
 }
 
 // writeTables renders the report as Markdown: one table per scheduler and
@@ -70,12 +82,14 @@ func writeTables(w io.Writer, rep *Report) error {
 	ew.printf("Machine: %s.\n", rep.Env)
 	for _, sec := range rep.Sections {
 		ew.printf("\n## %s\n", sec.Name)
-		rs := sec.Results
-		sp := speedups(rs)
-		for _, g := range groupsOf(rs) {
-			for _, t := range groupTables(rs, sp, g) {
-				ew.printf("\n")
-				renderTable(ew, t)
+		if !sec.OwnTables {
+			rs := sec.Results
+			sp := speedups(rs)
+			for _, g := range groupsOf(rs) {
+				for _, t := range groupTables(rs, sp, g) {
+					ew.printf("\n")
+					renderTable(ew, t)
+				}
 			}
 		}
 		for _, t := range sec.Extra {
@@ -243,17 +257,18 @@ func renderTable(ew *errWriter, t Table) {
 	}
 }
 
+// csvHeader names the CSV columns before the counters, which follow in
+// counterFields order.
 var csvHeader = []string{
 	"scenario", "params", "scheduler", "workers", "runs", "median_ns", "min_ns", "max_ns", "stddev_ns",
 	"work", "unit", "rate_per_s", "speedup", "speedup_vs_serial", "checksum",
-	"tasks", "steals", "stolen", "steal_attempts", "lock_waits", "parks", "wakeups",
 }
 
 // writeCSV writes one row per result; counters are medians over the runs and
 // empty where the scheduler has none.
 func writeCSV(w io.Writer, rep *Report) error {
 	cw := csv.NewWriter(w)
-	if err := cw.Write(csvHeader); err != nil {
+	if err := cw.Write(append(slices.Clip(csvHeader), counterNames()...)); err != nil {
 		return err
 	}
 	rs := rep.results()
@@ -272,11 +287,9 @@ func writeCSV(w io.Writer, rep *Report) error {
 			fmtChecksum(r.Checksum),
 		}
 		if c, ok := medianCounters(r.Counters); ok {
-			for _, v := range []uint64{c.Tasks, c.Steals, c.Stolen, c.StealAttempts, c.LockWaits, c.Parks, c.Wakeups} {
-				row = append(row, strconv.FormatUint(v, 10))
-			}
+			row = append(row, c.cells()...)
 		} else {
-			row = append(row, make([]string, 7)...)
+			row = append(row, make([]string, len(counterFields))...)
 		}
 		if err := cw.Write(row); err != nil {
 			return err
@@ -284,16 +297,6 @@ func writeCSV(w io.Writer, rep *Report) error {
 	}
 	cw.Flush()
 	return cw.Error()
-}
-
-type jsonCounters struct {
-	Tasks         uint64 `json:"tasks"`
-	Steals        uint64 `json:"steals"`
-	Stolen        uint64 `json:"stolen"`
-	StealAttempts uint64 `json:"steal_attempts"`
-	LockWaits     uint64 `json:"lock_waits"`
-	Parks         uint64 `json:"parks"`
-	Wakeups       uint64 `json:"wakeups"`
 }
 
 type jsonResult struct {
@@ -352,7 +355,8 @@ func writeJSON(w io.Writer, rep *Report) error {
 			jr.RunsNs = append(jr.RunsNs, d.Nanoseconds())
 		}
 		if c, ok := medianCounters(r.Counters); ok {
-			jr.Counters = &jsonCounters{c.Tasks, c.Steals, c.Stolen, c.StealAttempts, c.LockWaits, c.Parks, c.Wakeups}
+			jc := jsonCounters(c)
+			jr.Counters = &jc
 		}
 		out.Results = append(out.Results, jr)
 	}

@@ -2,12 +2,16 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"testing"
 	"time"
+
+	"github.com/fjkit/fjkit/forkjoin"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -58,20 +62,25 @@ func TestGoldenFormats(t *testing.T) {
 			if err := writeReport(&buf, format, fixedReport()); err != nil {
 				t.Fatal(err)
 			}
-			golden := filepath.Join("testdata", "report."+format+".golden")
-			if *update {
-				if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -update to create it)", err)
-			}
-			if !bytes.Equal(buf.Bytes(), want) {
-				t.Errorf("%s output differs from %s (go test -update rewrites it)\ngot:\n%s\nwant:\n%s", format, golden, buf.Bytes(), want)
-			}
+			checkGolden(t, buf.Bytes(), filepath.Join("testdata", "report."+format+".golden"))
 		})
+	}
+}
+
+// checkGolden compares got with the golden file (go test -update rewrites it).
+func checkGolden(t *testing.T, got []byte, golden string) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(golden, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("output differs from %s (go test -update rewrites it)\ngot:\n%s\nwant:\n%s", golden, got, want)
 	}
 }
 
@@ -152,5 +161,38 @@ func TestUsableCores(t *testing.T) {
 	u := usableCores()
 	if max := float64(runtime.GOMAXPROCS(0)); u <= 0 || u > max {
 		t.Errorf("usableCores() = %v, want in (0, %v]", u, max)
+	}
+}
+
+// TestCounterFieldsCoverCounters keeps the one table of counters complete: a
+// field added to Counters without a row in counterFields would be missing
+// from the CSV, the JSON and the medians.
+func TestCounterFieldsCoverCounters(t *testing.T) {
+	var c Counters
+	if n := reflect.TypeOf(c).NumField(); n != len(counterFields) {
+		t.Fatalf("Counters has %d fields, counterFields %d rows", n, len(counterFields))
+	}
+	seen := map[*uint64]string{}
+	for _, f := range counterFields {
+		p := f.in(&c)
+		if other, ok := seen[p]; ok {
+			t.Errorf("counters %s and %s read the same field", f.name, other)
+		}
+		seen[p] = f.name
+	}
+	// Every row copies its own Stats field: a Stats with distinct values
+	// comes through countersOf unchanged.
+	st := forkjoin.Stats{Tasks: 1, Steals: 2, Stolen: 3, StealAttempts: 4, LockWaits: 5, Parks: 6, Wakeups: 7}
+	if got, want := countersOf(st), (Counters{1, 2, 3, 4, 5, 6, 7}); got != want {
+		t.Errorf("countersOf(%+v) = %+v, want %+v", st, got, want)
+	}
+	// And the JSON object round-trips.
+	data, err := json.Marshal(jsonCounters{1, 2, 3, 4, 5, 6, 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back jsonCounters
+	if err := json.Unmarshal(data, &back); err != nil || back != (jsonCounters{1, 2, 3, 4, 5, 6, 7}) {
+		t.Errorf("JSON %s read back as %+v, %v", data, back, err)
 	}
 }

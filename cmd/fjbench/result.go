@@ -10,12 +10,6 @@ import (
 // cells come out the same on every run, which benchstat and the golden files need.
 type Param struct{ Key, Value string }
 
-// Counters are a pool's scheduling counters over one timed run (a copy of
-// forkjoin.Stats, so that the report does not depend on the runtime).
-type Counters struct {
-	Tasks, Steals, Stolen, StealAttempts, LockWaits, Parks, Wakeups uint64
-}
-
 // Result is one scheduler at one worker count on one scenario: every timed run
 // it made (the warm-up excluded), the checksum of the work, and the pool's
 // counters per run where the scheduler has them.
@@ -65,9 +59,12 @@ func (r *Result) param(key string) string {
 type Section struct {
 	Name    string
 	Results []Result
-	Extra   []Table
-	Notes   []string
-	Summary []string
+	// OwnTables says that Extra shows every result, so the per-scheduler
+	// tables are left out (the seed puts all its schedulers in one table).
+	OwnTables bool
+	Extra     []Table
+	Notes     []string
+	Summary   []string
 }
 
 // Report is everything one invocation of fjbench measured.

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -11,6 +13,7 @@ import (
 	"time"
 
 	"github.com/fjkit/fjkit/algos"
+	"github.com/fjkit/fjkit/forkjoin"
 	"golang.org/x/sync/errgroup"
 	"gonum.org/v1/gonum/mat"
 )
@@ -126,5 +129,69 @@ func TestCappedRecursionDeadlocks(t *testing.T) {
 			t.Errorf("fib(20) through the idle-or-inline channel pool with %d workers = %d, want 6765", workers, got)
 		}
 		p.close()
+	}
+}
+
+func TestSmokeTreeSum(t *testing.T) {
+	const n = 1000
+	rep := smoke(t, "treesum", "-n", strconv.Itoa(n), "-workers", "1,2")
+	checkSmoke(t, rep, map[string]string{"treesum n=1000": fmtChecksum(n * (n + 1) / 2)},
+		"serial", "ws-func", "shared-func", "ws-closure", "shared-closure")
+	// Trees of every small size, including ones with single-child nodes.
+	p := forkjoin.New(forkjoin.Workers(2))
+	defer p.Close()
+	for n := range 40 {
+		tr := newTree(n)
+		want := int64(n * (n + 1) / 2)
+		if len(tr.nodes) != n || tr.sumSerial(tr.root()) != want {
+			t.Fatalf("tree of %d: %d nodes, serial sum %d, want %d", n, len(tr.nodes), tr.sumSerial(tr.root()), want)
+		}
+		got := forkjoin.Invoke(p, func(w *forkjoin.Worker) [2]int64 {
+			return [2]int64{treeSumJoin(w, treeArg{tr, tr.root()}), treeSumClosure(w, tr, tr.root())}
+		})
+		if got != [2]int64{want, want} {
+			t.Errorf("tree of %d: Func.Join and closure Join sum %v, want %d", n, got, want)
+		}
+	}
+}
+
+func TestSmokeServe(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	args := []string{"serve", "-duration", "60ms", "-clients", "4", "-deadline", "2ms", "-n", "20000", "-workers", "1,2"}
+	if code := run(args, &stdout, &stderr); code != 0 {
+		t.Fatalf("run(%q) = %d, stderr:\n%s", args, code, stderr.String())
+	}
+	out := stdout.String()
+	for _, w := range []string{"1", "2"} {
+		if !regexp.MustCompile(`\| ws +\| +` + w + ` \|`).MatchString(out) {
+			t.Errorf("serve output lacks the row of ws with %s workers:\n%s", w, out)
+		}
+	}
+	for _, want := range []string{"### serve — requests through InvokeContext", "(ticker alone)", "0 wrong values with a nil error", "Delay from fn's return to its caller's: p99 ",
+		"1 ms ticker's lateness beside the pool: p99 ", "4 clients, each looping forkjoin.InvokeContext"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("serve output lacks %q:\n%s", want, out)
+		}
+	}
+	// In JSON the pools are results whose work is the requests answered right.
+	rep := smokeJSON(t, "serve", "-duration", "30ms", "-clients", "2", "-n", "5000")
+	if len(rep.Results) != 1 || rep.Results[0].Unit != "requests" || rep.Results[0].Scheduler != "ws" ||
+		rep.Results[0].Workers != runtime.GOMAXPROCS(0) {
+		t.Errorf("serve without -workers or -mode: results %+v, want one ws pool of GOMAXPROCS workers", rep.Results)
+	}
+}
+
+func TestServeQuantile(t *testing.T) {
+	ds := []time.Duration{5, 1, 4, 2, 3, 6, 7, 8, 9, 10}
+	for _, tc := range []struct {
+		q    float64
+		want time.Duration
+	}{{0.5, 5}, {0.99, 10}, {0.1, 1}, {0, 1}, {1, 10}} {
+		if got := quantile(ds, tc.q); got != tc.want {
+			t.Errorf("quantile(1..10, %v) = %v, want %v", tc.q, got, tc.want)
+		}
+	}
+	if quantile(nil, 0.5) != 0 {
+		t.Error("quantile of nothing is not 0")
 	}
 }

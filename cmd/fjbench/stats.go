@@ -63,36 +63,13 @@ func (r *Result) rate() float64 {
 	return r.Work / (m / 1e9)
 }
 
-// medianCounters takes each counter's median over the runs, so that one run
-// that happened to steal a lot does not stand for the others.
-func medianCounters(cs []Counters) (Counters, bool) {
-	if len(cs) == 0 {
-		return Counters{}, false
-	}
-	pick := func(f func(*Counters) uint64) uint64 {
-		xs := make([]float64, len(cs))
-		for i := range cs {
-			xs[i] = float64(f(&cs[i]))
-		}
-		slices.Sort(xs)
-		return uint64(median(xs))
-	}
-	return Counters{
-		Tasks:         pick(func(c *Counters) uint64 { return c.Tasks }),
-		Steals:        pick(func(c *Counters) uint64 { return c.Steals }),
-		Stolen:        pick(func(c *Counters) uint64 { return c.Stolen }),
-		StealAttempts: pick(func(c *Counters) uint64 { return c.StealAttempts }),
-		LockWaits:     pick(func(c *Counters) uint64 { return c.LockWaits }),
-		Parks:         pick(func(c *Counters) uint64 { return c.Parks }),
-		Wakeups:       pick(func(c *Counters) uint64 { return c.Wakeups }),
-	}, true
-}
+// speedup is a result's speed-up over the same scheduler at the fewest
+// workers measured (Self) and over the serial baseline of its group (Serial).
+type speedup struct{ Self, Serial float64 }
 
 // speedups gives, for each result, its speed-up over the same scheduler at
 // the fewest workers measured (1 unless -workers says otherwise) and over the
 // serial baseline of its group; 0 where there is nothing to compare with.
-type speedup struct{ Self, Serial float64 }
-
 func speedups(rs []Result) []speedup {
 	type key struct{ group, sched string }
 	base := map[key]float64{} // median at the fewest workers

@@ -1,0 +1,71 @@
+package forkjoin
+
+import (
+	"runtime"
+	"time"
+)
+
+// Sharing Ps with the program.
+//
+// A pool's workers are goroutines, one per P by default, and a busy worker
+// never blocks. Go preempts a goroutine that runs for 10 ms, but until then
+// nothing else runs on its P: not the caller that Invoke woke when its
+// result was ready, not the timer behind a context's deadline, not an HTTP
+// handler of the same process. So a worker yields its P (runtime.Gosched)
+// at two kinds of points:
+//
+//   - right after it finishes an invocation's root and wakes the caller
+//     (rootJob.complete), so that the caller, queued on this P, runs at once;
+//   - at least every yieldInterval while it runs tasks, so that timers fire,
+//     canceled invocations learn of it, and other goroutines keep their
+//     latency. Reading the clock at every fork would cost more than the fork,
+//     so the worker counts ticks (forks, spawns, tasks started, loop leaves)
+//     and reads the clock once every tickEvery ticks, adapting tickEvery so
+//     that reads come about every clockEvery: one clock read per some
+//     hundreds of tiny forks, one per leaf of a loop whose leaves are long.
+//
+// Gosched puts the worker at the back of the global run queue; with nothing
+// else to run it is back at once (about 100 ns, once per yieldInterval).
+const (
+	yieldInterval = 200 * time.Microsecond // longest run without a yield, give or take clockEvery
+	clockEvery    = 20 * time.Microsecond  // target time between clock reads
+	maxTickEvery  = 1 << 12
+)
+
+// epoch is the origin of the workers' clock readings (monotonic).
+var epoch = time.Now()
+
+func now() time.Duration { return time.Since(epoch) }
+
+// tick counts one scheduling point (a fork, a spawn, a task started, a loop
+// leaf) and yields the P when the worker has run for yieldInterval since it
+// last did. Only w's goroutine calls it.
+func (w *Worker) tick() {
+	if w.ticks--; w.ticks > 0 {
+		return
+	}
+	w.readClock()
+}
+
+// readClock is tick's slow path: read the clock, adapt the tick budget to
+// the time the last one took, and yield if it is time.
+func (w *Worker) readClock() {
+	t := now()
+	switch dt := t - w.lastClock; {
+	case dt > 2*clockEvery && w.tickEvery > 1:
+		w.tickEvery /= 2
+	case dt < clockEvery/2 && w.tickEvery < maxTickEvery:
+		w.tickEvery *= 2
+	}
+	w.lastClock = t
+	w.ticks = w.tickEvery
+	if t-w.lastYield >= yieldInterval {
+		w.yield(t)
+	}
+}
+
+// yield lets the other goroutines queued on w's P run. t is the time now.
+func (w *Worker) yield(t time.Duration) {
+	w.lastYield = t
+	runtime.Gosched()
+}
