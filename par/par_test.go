@@ -381,18 +381,10 @@ func TestNilFunctionsPanic(t *testing.T) {
 	}
 }
 
-// nestedInline says whether forkjoin.Invoke from a worker of the pool runs
-// inline; until it does, a par call in a par body waits for a free worker,
-// and with every worker inside a body that is for ever.
-const nestedInline = false
-
 // TestNested calls par from inside par bodies, so that every worker of the
 // default pool is inside a body when the inner calls are made: they must
 // run on their calling workers, not wait for a free one.
 func TestNested(t *testing.T) {
-	if !nestedInline {
-		t.Skip("needs forkjoin.Invoke to run inline on the pool the caller is a worker of (the lead's change)")
-	}
 	var total atomic.Int64
 	par.For(8, func(i int) {
 		s := make([]int, 50000)
