@@ -29,7 +29,8 @@ func Sortable[E cmp.Ordered]() bool {
 // Sort sorts s in ascending order, as slices.Sort does, and reports true; or
 // reports false, leaving s alone, if E is not Sortable. With w nil it runs
 // serially on the calling goroutine; otherwise its passes and buckets run as
-// tasks of w's pool. It allocates one scratch buffer of len(s) elements.
+// tasks of w's pool. It needs a scratch buffer of len(s) elements, which it
+// takes from the buffers earlier calls left (see scratchPool) or allocates.
 func Sort[E cmp.Ordered](w *forkjoin.Worker, s []E) bool {
 	if len(s) < 2 {
 		return Sortable[E]()
@@ -108,7 +109,8 @@ func sortInts[E integer, K unsigned](w *forkjoin.Worker, s []E, flip K) {
 	if sorted || diff == 0 {
 		return
 	}
-	buf := make([]E, len(s))
+	buf, sc := getScratch[E](len(s))
+	defer putScratch(sc)
 	r.sortBelow(w, s, buf, bits.Len64(uint64(diff)), false)
 }
 
