@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -420,6 +421,21 @@ func TestWorkersEnv(t *testing.T) {
 		out, err := cmd.CombinedOutput()
 		if (err != nil) != tc.fails || !strings.Contains(string(out), tc.want) {
 			t.Errorf("FJKIT_WORKERS=%s: err %v, output %q; want failure %v and output containing %q", tc.env, err, out, tc.fails, tc.want)
+		}
+	}
+}
+
+// TestNoGonum keeps gonum (which algos needs for its matrices) out of par:
+// the modules linked into this test binary, par's and its tests'
+// dependencies, must not include it.
+func TestNoGonum(t *testing.T) {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		t.Skip("no build info")
+	}
+	for _, m := range bi.Deps {
+		if strings.HasPrefix(m.Path, "gonum.org/") {
+			t.Errorf("par links %s", m.Path)
 		}
 	}
 }
