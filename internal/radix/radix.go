@@ -155,8 +155,7 @@ func expBits(top uintptr) uintptr {
 	return 8
 }
 
-// countAbove returns how many of the sorted keys s exceed k, by binary
-// search from the end.
+// countAbove returns how many of the sorted keys s exceed k.
 func countAbove[K unsigned](s []K, k K) int {
 	i, _ := slices.BinarySearch(s, k+1)
 	return len(s) - i
