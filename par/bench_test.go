@@ -24,11 +24,25 @@ import (
 func sortCase[E any](b *testing.B, name string, in []E, sort func([]E)) {
 	b.Run(name, func(b *testing.B) {
 		s := make([]E, len(in))
+		defer reportCPU(b)()
 		for b.Loop() {
 			copy(s, in)
 			sort(s)
 		}
 	})
+}
+
+// reportCPU, deferred as defer reportCPU(b)(), reports the process's CPU
+// time per iteration as cpu-ns/op beside the wall time: wall time on a
+// shared machine says how much CPU the benchmark got, CPU time how much
+// work it did (garbage collection included).
+func reportCPU(b *testing.B) func() {
+	start := processCPU()
+	return func() {
+		if b.N > 0 {
+			b.ReportMetric(float64(processCPU()-start)/float64(b.N), "cpu-ns/op")
+		}
+	}
 }
 
 func randomUint64s(n int) []uint64 {
@@ -199,6 +213,7 @@ func BenchmarkMap(b *testing.B) {
 	s := floats(loopN)
 	f := func(x float64) float64 { return 2*x + 1 }
 	b.Run("inline", func(b *testing.B) {
+		defer reportCPU(b)()
 		for b.Loop() {
 			r := make([]float64, len(s))
 			for i, x := range s {
@@ -208,11 +223,13 @@ func BenchmarkMap(b *testing.B) {
 		}
 	})
 	b.Run("loop", func(b *testing.B) {
+		defer reportCPU(b)()
 		for b.Loop() {
 			sinkF = serialMap(s, f)
 		}
 	})
 	b.Run("par.Map", func(b *testing.B) {
+		defer reportCPU(b)()
 		for b.Loop() {
 			sinkF = par.Map(s, f)
 		}
@@ -224,6 +241,7 @@ func BenchmarkReduce(b *testing.B) {
 	sq := func(x float64) float64 { return x * x }
 	add := func(a, b float64) float64 { return a + b }
 	b.Run("inline", func(b *testing.B) {
+		defer reportCPU(b)()
 		for b.Loop() {
 			acc := 0.0
 			for _, x := range s {
@@ -233,11 +251,13 @@ func BenchmarkReduce(b *testing.B) {
 		}
 	})
 	b.Run("loop", func(b *testing.B) {
+		defer reportCPU(b)()
 		for b.Loop() {
 			sinkX = serialReduce(s, 0, sq, add)
 		}
 	})
 	b.Run("par.Reduce", func(b *testing.B) {
+		defer reportCPU(b)()
 		for b.Loop() {
 			sinkX = par.Reduce(s, 0, sq, add)
 		}
@@ -248,6 +268,7 @@ func BenchmarkFilter(b *testing.B) {
 	s := floats(loopN)
 	keep := func(x float64) bool { return x < 0.5 }
 	b.Run("inline", func(b *testing.B) {
+		defer reportCPU(b)()
 		for b.Loop() {
 			var r []float64
 			for _, x := range s {
@@ -259,11 +280,13 @@ func BenchmarkFilter(b *testing.B) {
 		}
 	})
 	b.Run("loop", func(b *testing.B) {
+		defer reportCPU(b)()
 		for b.Loop() {
 			sinkF = serialFilter(s, keep)
 		}
 	})
 	b.Run("par.Filter", func(b *testing.B) {
+		defer reportCPU(b)()
 		for b.Loop() {
 			sinkF = par.Filter(s, keep)
 		}
@@ -274,6 +297,7 @@ func BenchmarkScan(b *testing.B) {
 	s := floats(loopN)
 	add := func(a, b float64) float64 { return a + b }
 	b.Run("inline", func(b *testing.B) {
+		defer reportCPU(b)()
 		for b.Loop() {
 			r := make([]float64, len(s))
 			acc := 0.0
@@ -285,11 +309,13 @@ func BenchmarkScan(b *testing.B) {
 		}
 	})
 	b.Run("loop", func(b *testing.B) {
+		defer reportCPU(b)()
 		for b.Loop() {
 			sinkF = serialScan(s, add)
 		}
 	})
 	b.Run("par.Scan", func(b *testing.B) {
+		defer reportCPU(b)()
 		for b.Loop() {
 			sinkF = par.Scan(s, add)
 		}
