@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -36,7 +37,11 @@ func sortCase[E any](b *testing.B, name string, in []E, sort func([]E)) {
 // time per iteration as cpu-ns/op beside the wall time: wall time on a
 // shared machine says how much CPU the benchmark got, CPU time how much
 // work it did (garbage collection included).
+//
+// It collects the garbage first, so that a case does not pay for the
+// garbage of the one before (or of the input's making).
 func reportCPU(b *testing.B) func() {
+	runtime.GC()
 	start := processCPU()
 	return func() {
 		if b.N > 0 {
