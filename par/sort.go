@@ -33,8 +33,9 @@ const (
 // Sort sorts s in ascending order, as slices.Sort does: the same order,
 // NaNs first for floats, and like it not stable. Integer and float element
 // types (named ones too) are radix sorted by their bits, in parallel; other
-// ordered types (strings) by a parallel pattern-defeating quicksort. It
-// allocates a scratch buffer of len(s) elements for the radix sort.
+// ordered types (strings) by a parallel pattern-defeating quicksort. The
+// radix sort needs a scratch buffer of len(s) elements; it reuses one an
+// earlier call left, if the collector has not taken it back.
 func Sort[S ~[]E, E cmp.Ordered](s S) {
 	n := len(s)
 	switch {
