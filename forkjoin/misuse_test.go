@@ -45,7 +45,6 @@ func TestMisusePanics(t *testing.T) {
 			forkjoin.Reduce(w, 0, 10, 0, func(i int) int { return i }, nil)
 		}), []string{"forkjoin.Reduce", "combine"}},
 		{"NewFunc nil fn", func() { forkjoin.NewFunc[int, int](nil) }, []string{"forkjoin.NewFunc", "fn"}},
-		{"Workers(0)", func() { forkjoin.Workers(0) }, []string{"forkjoin.Workers", "n", "got 0"}},
 		{"Workers(-3)", func() { forkjoin.Workers(-3) }, []string{"forkjoin.Workers", "n", "got -3"}},
 		{"WithMode unknown", func() { forkjoin.WithMode(forkjoin.Mode(7)) }, []string{"forkjoin.WithMode", "mode", "7"}},
 		{"WithSteal unknown", func() { forkjoin.WithSteal(forkjoin.StealPolicy(9)) }, []string{"forkjoin.WithSteal", "9"}},

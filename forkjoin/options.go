@@ -59,13 +59,20 @@ type config struct {
 // An Option configures a Pool made by New.
 type Option func(*config)
 
-// Workers sets the number of worker goroutines. The default is
-// runtime.GOMAXPROCS(0). It panics if n < 1.
+// Workers sets the number of worker goroutines. The default, and what
+// Workers(0) means, is runtime.GOMAXPROCS(0) when the pool is made. It panics
+// if n < 0.
 func Workers(n int) Option {
-	if n < 1 {
-		panic(fmt.Sprintf("forkjoin.Workers: n must be at least 1, got %d", n))
+	if n < 0 {
+		panic(fmt.Sprintf("forkjoin.Workers: n must not be negative, got %d", n))
 	}
-	return func(c *config) { c.workers = n }
+	return func(c *config) {
+		if n == 0 {
+			c.workers = runtime.GOMAXPROCS(0)
+			return
+		}
+		c.workers = n
+	}
 }
 
 // WithMode sets the scheduling mode (WorkStealing by default).

@@ -59,22 +59,6 @@ func New(opts ...Option) *Pool {
 	return p
 }
 
-var defaultPool struct {
-	once sync.Once
-	p    *Pool
-}
-
-// Default returns a process-wide pool with runtime.GOMAXPROCS(0) workers, made
-// on first use. It lives as long as the process: Close on it does nothing.
-func Default() *Pool {
-	defaultPool.once.Do(func() {
-		p := New()
-		p.isDefault = true
-		defaultPool.p = p
-	})
-	return defaultPool.p
-}
-
 // Workers returns the number of workers.
 func (p *Pool) Workers() int { return len(p.workers) }
 

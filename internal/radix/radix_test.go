@@ -1,0 +1,186 @@
+package radix
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/fjkit/fjkit/forkjoin"
+)
+
+// sizes cross every threshold: insertion sort, MSD levels, LSD passes,
+// and the parallel passes (parMin).
+var sizes = []int{0, 1, 2, 17, insertionMax, insertionMax + 1, 1000, lsdMin + 1, lsdMax, lsdMax + 1, parMin + 12345}
+
+func patterns[E cmp.Ordered](n int, gen func(r *rand.Rand) E) map[string][]E {
+	r := rand.New(rand.NewPCG(uint64(n), 7))
+	random := make([]E, n)
+	for i := range random {
+		random[i] = gen(r)
+	}
+	sorted := slices.Clone(random)
+	slices.Sort(sorted)
+	reversed := slices.Clone(sorted)
+	slices.Reverse(reversed)
+	few := make([]E, n)
+	for i := range few {
+		few[i] = random[r.IntN(min(n, 5))]
+	}
+	equal := make([]E, n)
+	if n > 0 {
+		for i := range equal {
+			equal[i] = random[0]
+		}
+	}
+	return map[string][]E{"random": random, "sorted": sorted, "reversed": reversed, "few": few, "equal": equal}
+}
+
+// same reports whether got orders as slices.Sort's want: for integers,
+// equal; for floats, equal under cmp.Compare position by position (which
+// equates NaNs, and -0 with +0) and holding the same bit patterns (no value
+// lost or changed).
+func same[E cmp.Ordered](got, want []E) error {
+	if len(got) != len(want) {
+		return fmt.Errorf("len %d, want %d", len(got), len(want))
+	}
+	for i := range got {
+		if cmp.Compare(got[i], want[i]) != 0 {
+			return fmt.Errorf("at %d: %v, want %v", i, got[i], want[i])
+		}
+	}
+	var gb, wb []uint64
+	switch g := any(got).(type) {
+	case []float64:
+		for i, x := range g {
+			gb = append(gb, math.Float64bits(x))
+			wb = append(wb, math.Float64bits(any(want).([]float64)[i]))
+		}
+	case []float32:
+		for i, x := range g {
+			gb = append(gb, uint64(math.Float32bits(x)))
+			wb = append(wb, uint64(math.Float32bits(any(want).([]float32)[i])))
+		}
+	default:
+		return nil // equal integers are the same value
+	}
+	slices.Sort(gb)
+	slices.Sort(wb)
+	if !slices.Equal(gb, wb) {
+		return fmt.Errorf("the multiset of bit patterns changed")
+	}
+	return nil
+}
+
+// check sorts the patterns at every size, except that in -short mode only
+// the types that take the float and signed paths and uint64 go to the
+// parallel sizes (under -race they are slow).
+func check[E cmp.Ordered](t *testing.T, p *forkjoin.Pool, gen func(r *rand.Rand) E) {
+	t.Helper()
+	for _, n := range sizes {
+		if testing.Short() && n >= parMin && !bigInShort[t.Name()] {
+			continue
+		}
+		for name, in := range patterns(n, gen) {
+			want := slices.Clone(in)
+			slices.Sort(want)
+			for _, par := range []bool{false, true} {
+				got := slices.Clone(in)
+				if par {
+					forkjoin.Run(p, func(w *forkjoin.Worker) { Sort(w, got) })
+				} else if !Sort(nil, got) {
+					t.Fatalf("%T: Sort reported false", got)
+				}
+				if err := same(got, want); err != nil {
+					t.Fatalf("%T n=%d %s parallel=%v: %v", got, n, name, par, err)
+				}
+			}
+		}
+	}
+}
+
+var bigInShort = map[string]bool{
+	"TestSortMatchesSlicesSort/uint64":      true,
+	"TestSortMatchesSlicesSort/uint64/skew": true,
+	"TestSortMatchesSlicesSort/int64":       true,
+	"TestSortMatchesSlicesSort/float64":     true,
+	"TestSortMatchesSlicesSort/int32":       true,
+}
+
+type named int32
+
+func TestSortMatchesSlicesSort(t *testing.T) {
+	p := forkjoin.New(forkjoin.Workers(2))
+	defer p.Close()
+	t.Run("uint64", func(t *testing.T) { check(t, p, func(r *rand.Rand) uint64 { return r.Uint64() }) })
+	t.Run("uint64/low", func(t *testing.T) { check(t, p, func(r *rand.Rand) uint64 { return r.Uint64N(1000) }) })
+	t.Run("uint64/skew", func(t *testing.T) {
+		// Most keys share their top bytes: the first MSD digit is not
+		// the top byte, and one bucket holds nearly everything.
+		check(t, p, func(r *rand.Rand) uint64 {
+			if r.IntN(10) == 0 {
+				return r.Uint64()
+			}
+			return 1<<40 | r.Uint64N(1<<30)
+		})
+	})
+	t.Run("int64", func(t *testing.T) { check(t, p, func(r *rand.Rand) int64 { return int64(r.Uint64()) }) })
+	t.Run("int", func(t *testing.T) { check(t, p, func(r *rand.Rand) int { return r.IntN(2000) - 1000 }) })
+	t.Run("uint", func(t *testing.T) { check(t, p, func(r *rand.Rand) uint { return uint(r.Uint64()) }) })
+	t.Run("int32", func(t *testing.T) { check(t, p, func(r *rand.Rand) int32 { return int32(r.Uint32()) }) })
+	t.Run("named", func(t *testing.T) { check(t, p, func(r *rand.Rand) named { return named(r.Uint32()) }) })
+	t.Run("uint32", func(t *testing.T) { check(t, p, func(r *rand.Rand) uint32 { return r.Uint32() }) })
+	t.Run("int16", func(t *testing.T) { check(t, p, func(r *rand.Rand) int16 { return int16(r.Uint32()) }) })
+	t.Run("uint16", func(t *testing.T) { check(t, p, func(r *rand.Rand) uint16 { return uint16(r.Uint32()) }) })
+	t.Run("int8", func(t *testing.T) { check(t, p, func(r *rand.Rand) int8 { return int8(r.Uint32()) }) })
+	t.Run("uint8", func(t *testing.T) { check(t, p, func(r *rand.Rand) uint8 { return uint8(r.Uint32()) }) })
+	t.Run("uintptr", func(t *testing.T) { check(t, p, func(r *rand.Rand) uintptr { return uintptr(r.Uint64()) }) })
+	t.Run("float64", func(t *testing.T) { check(t, p, specialFloat[float64]) })
+	t.Run("float32", func(t *testing.T) { check(t, p, specialFloat[float32]) })
+	t.Run("float64/normal", func(t *testing.T) { check(t, p, func(r *rand.Rand) float64 { return r.NormFloat64() }) })
+}
+
+// specialFloat draws NaNs of both signs and several payloads, ±0, ±Inf,
+// the smallest subnormals and ordinary numbers.
+func specialFloat[F float32 | float64](r *rand.Rand) F {
+	switch r.IntN(12) {
+	case 0:
+		return F(math.NaN())
+	case 1:
+		if _, ok := any(F(0)).(float64); ok {
+			return F(math.Float64frombits(0xfff8000000000001)) // negative NaN
+		}
+		return F(math.Float32frombits(0xffc00001))
+	case 2:
+		if _, ok := any(F(0)).(float64); ok {
+			return F(math.Float64frombits(0x7ff0000000000abc)) // positive NaN, another payload
+		}
+		return F(math.Float32frombits(0x7f800abc))
+	case 3:
+		return F(math.Copysign(0, -1))
+	case 4:
+		return 0
+	case 5:
+		return F(math.Inf(1))
+	case 6:
+		return F(math.Inf(-1))
+	case 7:
+		return F(math.SmallestNonzeroFloat64)
+	}
+	return F(r.NormFloat64() * 1e6)
+}
+
+func TestSortable(t *testing.T) {
+	if Sortable[string]() {
+		t.Error("Sortable[string]() = true")
+	}
+	if !Sortable[float32]() || !Sortable[named]() {
+		t.Error("Sortable false for a number type")
+	}
+	s := []string{"b", "a"}
+	if Sort(nil, s) || s[0] != "b" {
+		t.Errorf("Sort on strings = true or changed s: %q", s)
+	}
+}

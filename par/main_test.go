@@ -1,0 +1,52 @@
+package par_test
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"testing"
+
+	"github.com/fjkit/fjkit/forkjoin"
+	"github.com/fjkit/fjkit/par"
+	gocmp "github.com/google/go-cmp/cmp"
+	"go.uber.org/goleak"
+)
+
+// childEnv, when set, makes the test binary a child process for
+// TestWorkersEnv instead of running tests: the default pool must be made
+// after the child's environment is in place, and only once per process.
+const childEnv = "PAR_TEST_CHILD"
+
+// TestMain fails the run if a test leaves a goroutine behind. The default
+// pool lives as long as the process, so it is started first.
+func TestMain(m *testing.M) {
+	if os.Getenv(childEnv) != "" {
+		child()
+		os.Exit(0)
+	}
+	forkjoin.Default()
+	goleak.VerifyTestMain(m, goleak.IgnoreCurrent())
+}
+
+// child reports the default pool's size and runs a parallel call on it. A
+// bad FJKIT_WORKERS panics in Default, which exits the child with the panic
+// on stderr.
+func child() {
+	n := forkjoin.Default().Workers()
+	s := make([]int, 1<<16)
+	for i := range s {
+		s[i] = len(s) - i
+	}
+	par.Sort(s)
+	fmt.Printf("workers=%d sorted=%v\n", n, slices.IsSorted(s))
+}
+
+// diff is cmp.Diff(want, got, opts...) with a fast path: go-cmp walks
+// slices by reflection, which on the long inputs costs more than the calls
+// under test, so equal slices are recognised first.
+func diff[E comparable](want, got []E, opts ...gocmp.Option) string {
+	if slices.Equal(want, got) && (want == nil) == (got == nil) {
+		return ""
+	}
+	return gocmp.Diff(want, got, opts...)
+}
