@@ -23,8 +23,11 @@ import "unsafe"
 //  2. The worker closes its open batch (closeBatch: counts its tasks in the
 //     scope, then publishes it like a fork) when it is full, and
 //     before anything that could make its tasks wait or run out of order:
-//     a spawn of another kind or scope, a fork, a wait (waitFor), the end of
-//     the task that opened it (execute), and runtime.Goexit unwinding it.
+//     a spawn of another kind or scope, a fork, a wait (waitFor), a nested
+//     invocation (invokeInline), and the end of the task that opened it
+//     (settleTask, which every task's end runs, runtime.Goexit included,
+//     before the task's completion is signalled: so the scope counts the
+//     batch's tasks before whoever waits for that task can move on).
 //     So an open batch exists only while the task that fills it runs, and
 //     at most spawnBatch-1 spawns wait unseen by thieves at any time (doc.go
 //     says what a task must not block on because of that).
@@ -125,6 +128,7 @@ func (s *S) goFrom(w *Worker, fn func(w *Worker)) {
 func (s *S) open(w *Worker, j *job) {
 	w.closeBatch()
 	j.scope = s
+	j.root = w.root // now: the batch may be closed in a nested invocation (invokeInline)
 	j.tasks = 1
 	w.batch = j
 	if s.pending.Load() < s.eager || w.pool.sleep.hungry() {
@@ -168,9 +172,9 @@ func (w *Worker) closeBatch() {
 	}
 	w.batch = nil
 	n := int64(j.tasks)
-	w.nTasks += uint64(n - 1) // fork counts one
+	w.nTasks += uint64(n - 1) // push counts one
 	j.scope.pending.Add(n)
-	w.fork(j)
+	w.push(j)
 }
 
 func (b *funcBatch[A, R]) execute(w *Worker) {
@@ -237,7 +241,7 @@ func runFrom(w *Worker, s *S, i, n int, run func(i int)) (next int) {
 	}()
 	for ; i < n && !w.Canceled(); i++ {
 		run(i)
-		if len(w.open) > mark {
+		if len(w.open) > mark || w.batch != nil {
 			s.fail(w.settleTask(mark, nil, nil))
 		}
 	}

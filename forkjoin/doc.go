@@ -67,7 +67,7 @@
 // first of these).
 //
 // A scope's spawns (S.Go, Func.Go) travel in batches: while the scope has a
-// backlog (more than 32 tasks per worker waiting) and every worker is busy,
+// backlog (32 tasks per worker waiting, or more) and every worker is busy,
 // consecutive spawns fill one record of up to 16 tasks, stolen and run as
 // one, which makes a spawn in a loop of millions cost a fraction of a
 // record. The batch is published when it is full, when the spawning task
@@ -111,7 +111,11 @@
 // by other goroutines), at the price of its worker. It must not block on
 // another task of the pool except through the library (a Join, a
 // Future.Join, a scope's end): spawns may wait in a batch (above), and a
-// worker blocked on a task that has not started cannot run it.
+// worker blocked on a task that has not started cannot run it. Nor may it
+// block on a goroutine that calls Invoke on the same pool and waits for it:
+// waiting workers never start a queued invocation (that is what keeps a
+// lock held across a Join safe), so if every worker is blocked or waiting,
+// that Invoke never starts.
 //
 // # Invariants
 //

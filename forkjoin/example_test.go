@@ -71,7 +71,7 @@ func ExampleInvokeContext() {
 	_, err := forkjoin.InvokeContext(ctx, p, func(w *forkjoin.Worker) int {
 		// A long search that gives up once the answer is found: the
 		// loop stops starting new pieces after cancel.
-		forkjoin.ForRange(w, 0, 1<<40, 1<<10, func(w *forkjoin.Worker, lo, hi int) {
+		forkjoin.ForRange(w, 0, 1<<30, 1<<10, func(w *forkjoin.Worker, lo, hi int) {
 			if visited.Add(int64(hi-lo)) >= 1<<16 {
 				cancel()
 			}

@@ -156,7 +156,7 @@ func (h Forked[A, R]) Join(w *Worker) R {
 		panic("forkjoin: Forked joined on another worker than the one that forked it; join it from the forking task")
 	}
 	f := j.fn()
-	if !w.closeOpen(&j.job) {
+	if !w.isOpen(&j.job) {
 		// Joined for us when the forking task returned (settleTask).
 		r, pe := j.res, j.panic
 		f.put(w, j)
@@ -165,7 +165,8 @@ func (h Forked[A, R]) Join(w *Worker) R {
 		}
 		return r
 	}
-	if w.takeBack(&j.job) {
+	if w.takeBack(&j.job) { // j leaves w.open only once done or running here
+		w.closeOpen(&j.job)
 		r, pe := callFunc(w, f.fn, j.arg)
 		f.put(w, j)
 		if pe != nil {
@@ -174,6 +175,7 @@ func (h Forked[A, R]) Join(w *Worker) R {
 		return r
 	}
 	w.waitForJob(&j.job)
+	w.closeOpen(&j.job)
 	r, pe := j.res, j.panic
 	f.put(w, j)
 	if pe != nil {

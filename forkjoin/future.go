@@ -45,7 +45,7 @@ func (f *Future[T]) Join(w *Worker) T {
 		panic("forkjoin: Future joined on another worker than the one that spawned it; join it from the spawning task")
 	}
 	f.j = nil
-	if !w.closeOpen(&j.job) {
+	if !w.isOpen(&j.job) {
 		// Already joined for us when the spawning task returned
 		// (settleTask): the record is no longer ours to reuse.
 		if j.panic != nil {
@@ -53,7 +53,10 @@ func (f *Future[T]) Join(w *Worker) T {
 		}
 		return j.res
 	}
+	// j leaves w.open only once it is done or running here: a Goexit in
+	// what takeBack or the wait runs leaves it for settleTask to join.
 	if w.takeBack(&j.job) {
+		w.closeOpen(&j.job)
 		r, pe := call(w, j.fn)
 		j.free(w)
 		if pe != nil {
@@ -62,6 +65,7 @@ func (f *Future[T]) Join(w *Worker) T {
 		return r
 	}
 	w.waitForJob(&j.job)
+	w.closeOpen(&j.job)
 	r, pe := j.res, j.panic
 	j.free(w)
 	if pe != nil {
@@ -84,6 +88,16 @@ func (w *Worker) waitForJob(j *job) {
 	done = true
 }
 
+// isOpen reports whether j is among w's unjoined forks.
+func (w *Worker) isOpen(j *job) bool {
+	for i := len(w.open) - 1; i >= 0; i-- {
+		if w.open[i] == j {
+			return true
+		}
+	}
+	return false
+}
+
 // closeOpen removes j from w's unjoined forks and reports whether it was
 // there. Forks are mostly joined in reverse order, so it looks from the end.
 func (w *Worker) closeOpen(j *job) bool {
@@ -102,21 +116,24 @@ func (w *Worker) closeOpen(j *job) bool {
 // or for runtime.Goexit), into the task's *PanicError, and joins the Spawns
 // and Forks the task left unjoined (those above mark in w.open), so that
 // none outlives it; the first of their panics becomes the task's if it had
-// none. Every task runs through call, callFunc, callVoid or callScopeBody,
-// which defer it.
+// none; it also closes the task's open spawn batch (batch.go). Every task's
+// end runs it: call, callFunc and callScopeBody defer it, and a batch's
+// tasks run under runFrom, which calls it.
 func (w *Worker) settleTask(mark int, v any, pe *PanicError) *PanicError {
+	w.closeBatch() // batch.go, rule 2
 	if v != nil {
 		pe = asPanicError(v)
 	}
 	for len(w.open) > mark {
-		n := len(w.open) - 1
-		j := w.open[n]
-		w.open[n] = nil
-		w.open = w.open[:n]
+		// j stays in w.open until it is done or running here, so that
+		// a Goexit in what takeBack or the wait runs still finds it.
+		j := w.open[len(w.open)-1]
 		if w.takeBack(j) {
+			w.closeOpen(j)
 			j.run.execute(w)
 		} else {
 			w.waitForJob(j)
+			w.closeOpen(j)
 		}
 		if pe == nil {
 			pe = j.panic

@@ -76,8 +76,7 @@ func Invoke[T any](p *Pool, fn func(w *Worker) T) T {
 		panic("forkjoin.Invoke: p is nil")
 	}
 	if w := p.current(); w != nil {
-		r, err := invokeInline(w, w.Context(), fn)
-		_ = err // fn's result stands: Invoke has no error to report
+		r, _ := invokeInline(w, w.Context(), fn) // fn's result stands: Invoke has no error to report
 		return r
 	}
 	region := trace.StartRegion(context.Background(), "forkjoin.Invoke")
@@ -135,7 +134,10 @@ func InvokeContext[T any](ctx context.Context, p *Pool, fn func(w *Worker) T) (T
 		return zero, err
 	}
 	if w := p.current(); w != nil {
-		return invokeInline(w, ctx, fn)
+		if r, err := invokeInline(w, ctx, fn); err == nil {
+			return r, nil
+		}
+		return zero, ctx.Err()
 	}
 	region := trace.StartRegion(ctx, "forkjoin.InvokeContext")
 	defer region.End()
@@ -165,23 +167,25 @@ func InvokeContext[T any](ctx context.Context, p *Pool, fn func(w *Worker) T) (T
 
 // invokeInline runs fn as a nested invocation on w, the caller's own worker:
 // a root of its own (so that its waits help only its own tasks, as any
-// invocation's do) on top of the task that called Invoke.
+// invocation's do) on top of the task that called Invoke. It returns fn's
+// result, and ctx.Err() if ctx was done when fn returned. The calling
+// task's open spawn batch is closed first: it belongs to the outer
+// invocation (batch.go).
 func invokeInline[T any](w *Worker, ctx context.Context, fn func(*Worker) T) (T, error) {
-	var zero T
+	w.closeBatch()
 	r := &root{ctx: ctx}
 	stop := context.AfterFunc(ctx, func() { r.canceled.Store(true) })
 	saved := w.root
 	w.setRoot(r)
+	defer func() { // also when runtime.Goexit unwinds fn: the outer waits need their root
+		w.setRoot(saved)
+		stop()
+	}()
 	res, pe := call(w, fn)
-	w.setRoot(saved)
-	stop()
 	if pe != nil {
 		panic(pe)
 	}
-	if ctx.Err() != nil {
-		return zero, ctx.Err()
-	}
-	return res, nil
+	return res, ctx.Err()
 }
 
 // submit hands fn to the pool as a root task. ctx is nil for Invoke.

@@ -105,3 +105,19 @@ func (p *Pool) hasWork() bool {
 	}
 	return false
 }
+
+// hasWorkFor is hasWork for a worker w waiting in invocation r: only the
+// work it may run counts (see Worker.waitFor), so that a joiner parks while
+// other invocations' work waits for idle workers instead of spinning on it.
+// A producer of work it may run wakes it as any producer wakes a worker.
+func (p *Pool) hasWorkFor(w *Worker, r *root) bool {
+	if p.mode == SharedQueue {
+		return p.shared.hasOf(r)
+	}
+	for _, v := range p.workers {
+		if v != w && v.curRoot.Load() == r && v.deque.Len() > 0 {
+			return true
+		}
+	}
+	return p.injector.frontIsForkedOf(r)
+}

@@ -72,31 +72,107 @@ func (q *queue) popFront(st *workerStats) *job {
 	return j
 }
 
-// popBack removes and returns the newest job if it is want (any job when
-// want is nil) and belongs to invocation r (any invocation when r is nil);
-// otherwise it returns nil. A joiner takes its own job back with want set;
-// a waiting joiner helps with r set, since it runs only its own
-// invocation's jobs (see Worker.waitFor).
-func (q *queue) popBack(want *job, r *root, st *workerStats) *job {
+// popBack removes and returns the newest job if it is want, and nil
+// otherwise: a joiner takes its own job back.
+func (q *queue) popBack(want *job, st *workerStats) *job {
 	if q.n.Load() == 0 {
 		return nil
 	}
 	q.lock(st)
-	if q.size == 0 {
-		q.mu.Unlock()
+	defer q.mu.Unlock()
+	if q.size == 0 || q.buf[(q.head+q.size-1)&(len(q.buf)-1)] != want {
 		return nil
 	}
-	i := (q.head + q.size - 1) & (len(q.buf) - 1)
-	j := q.buf[i]
-	if (want != nil && j != want) || (r != nil && j.root != r) {
-		q.mu.Unlock()
+	return q.take(q.size - 1)
+}
+
+// popNewestOf removes and returns the newest job of invocation r, or nil:
+// a waiting worker helps only its own invocation (see Worker.waitFor). With
+// one invocation at a time that is the newest job; with several, the scan
+// goes past other invocations' jobs, which only workers of theirs (or idle
+// ones) may run: taking the newest job alone, a worker waiting in a nested
+// invocation whose newest entry belonged to the outer one could wait for
+// ever with every other worker doing the same.
+func (q *queue) popNewestOf(r *root, st *workerStats) *job {
+	if q.n.Load() == 0 {
 		return nil
 	}
-	q.buf[i] = nil
+	q.lock(st)
+	defer q.mu.Unlock()
+	if i := q.newestOf(r); i >= 0 {
+		return q.take(i)
+	}
+	return nil
+}
+
+// hasOf reports whether the queue holds a job of invocation r.
+func (q *queue) hasOf(r *root) bool {
+	if q.n.Load() == 0 {
+		return false
+	}
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.newestOf(r) >= 0
+}
+
+// newestOf returns the position (0 = front) of the newest job of r, or -1.
+// The caller holds q.mu.
+func (q *queue) newestOf(r *root) int {
+	mask := len(q.buf) - 1
+	for i := q.size - 1; i >= 0; i-- {
+		if q.buf[(q.head+i)&mask].root == r {
+			return i
+		}
+	}
+	return -1
+}
+
+// take removes and returns the job at position i (0 = front), closing the
+// gap from behind. The caller holds q.mu.
+func (q *queue) take(i int) *job {
+	mask := len(q.buf) - 1
+	j := q.buf[(q.head+i)&mask]
+	for k := i; k < q.size-1; k++ {
+		q.buf[(q.head+k)&mask] = q.buf[(q.head+k+1)&mask]
+	}
+	q.buf[(q.head+q.size-1)&mask] = nil
 	q.size--
 	q.n.Store(int64(q.size))
-	q.mu.Unlock()
 	return j
+}
+
+// popFrontOf removes and returns the oldest job if it is a forked job (not a
+// root) of invocation r, else returns nil: the injector holds such jobs
+// when a waiting worker stole them for another invocation (Worker.rehome),
+// and their invocation's waiting workers may run them.
+func (q *queue) popFrontOf(r *root) *job {
+	if q.n.Load() == 0 {
+		return nil
+	}
+	q.lock(nil)
+	defer q.mu.Unlock()
+	if q.size == 0 {
+		return nil
+	}
+	j := q.buf[q.head]
+	if j.root != r || j.owner == nil {
+		return nil
+	}
+	q.buf[q.head] = nil
+	q.head = (q.head + 1) & (len(q.buf) - 1)
+	q.size--
+	q.n.Store(int64(q.size))
+	return j
+}
+
+// frontIsForkedOf reports whether popFrontOf(r) would take a job.
+func (q *queue) frontIsForkedOf(r *root) bool {
+	if q.n.Load() == 0 {
+		return false
+	}
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.size > 0 && q.buf[q.head].root == r && q.buf[q.head].owner != nil
 }
 
 // remove takes j out of the queue wherever it is and reports whether it was
@@ -108,16 +184,10 @@ func (q *queue) remove(j *job, st *workerStats) bool {
 	defer q.mu.Unlock()
 	mask := len(q.buf) - 1
 	for i := 0; i < q.size; i++ {
-		if q.buf[(q.head+i)&mask] != j {
-			continue
+		if q.buf[(q.head+i)&mask] == j {
+			q.take(i)
+			return true
 		}
-		for k := i; k < q.size-1; k++ {
-			q.buf[(q.head+k)&mask] = q.buf[(q.head+k+1)&mask]
-		}
-		q.buf[(q.head+q.size-1)&mask] = nil
-		q.size--
-		q.n.Store(int64(q.size))
-		return true
 	}
 	return false
 }

@@ -133,8 +133,15 @@ func (w *Worker) park(pr probe) {
 	s.idle.Add(1)
 	s.mu.Unlock()
 
-	// The last look, after raising idle (see the type comment).
-	if !(p.hasWork() || (pr != nil && pr.done()) || p.shutdown.Load()) {
+	// The last look, after raising idle (see the type comment): for a
+	// joiner, at its condition and the work it may run (hasWorkFor).
+	var work bool
+	if pr == nil {
+		work = p.hasWork()
+	} else {
+		work = pr.done() || p.hasWorkFor(w, w.root)
+	}
+	if !work && !p.shutdown.Load() {
 		w.stats.parks.Add(1)
 		<-w.wake
 	}

@@ -199,7 +199,7 @@ func (w *Worker) stealRound() *job {
 		if v == w {
 			continue
 		}
-		if j := w.stealFrom(v); j != nil {
+		if j, _ := w.stealFrom(v); j != nil {
 			return j
 		}
 	}
@@ -207,25 +207,26 @@ func (w *Worker) stealRound() *job {
 }
 
 // stealFrom takes work from v's deque according to the pool's policy and
-// returns a job to run now. With StealHalf the rest of the batch lands in w's
-// own deque, where w's later pops and other thieves find it.
-func (w *Worker) stealFrom(v *Worker) *job {
+// returns a job to run now, and how many it took. With StealHalf the rest of
+// the batch lands in w's own deque, where w's later pops and other thieves
+// find it.
+func (w *Worker) stealFrom(v *Worker) (*job, int) {
 	if v.deque.Len() == 0 {
-		return nil
+		return nil, 0
 	}
 	w.stats.stealAttempts.Add(1)
 	if w.pool.steal == StealOne {
 		j, ok := v.deque.Steal()
 		if !ok {
-			return nil
+			return nil, 0
 		}
 		w.stats.steals.Add(1)
 		w.stats.stolen.Add(1)
-		return j
+		return j, 1
 	}
 	n := v.deque.StealHalf(&w.deque)
 	if n == 0 {
-		return nil
+		return nil, 0
 	}
 	w.stats.steals.Add(1)
 	w.stats.stolen.Add(uint64(n))
@@ -235,7 +236,7 @@ func (w *Worker) stealFrom(v *Worker) *job {
 		w.pool.sleep.notify()
 	}
 	j, _ := w.deque.Pop() // we just pushed n >= 1 and nobody pops our deque but us
-	return j
+	return j, n
 }
 
 // execute runs a job that did not come back to its joiner inline.
@@ -254,12 +255,10 @@ func (w *Worker) execute(j *job) {
 			// runtime.Goexit is unwinding this goroutine (a panic cannot
 			// reach here: execute recovers it). Fail the job, so that
 			// its joiner does not wait for ever.
-			w.closeBatch()
 			j.run.abandon(w)
 		}
 	}()
 	j.run.execute(w)
-	w.closeBatch() // the task that opened it has ended (batch.go, rule 2)
 	finished = true
 	if w.root != saved {
 		w.setRoot(saved)
@@ -289,11 +288,18 @@ func (w *Worker) setRoot(r *root) {
 
 // fork publishes j: on w's deque, or on the shared queue in shared mode.
 func (w *Worker) fork(j *job) {
-	w.tick()
 	if w.batch != nil {
 		w.closeBatch()
 	}
 	j.root = w.root
+	w.push(j)
+}
+
+// push publishes j, whose root is set, on w's deque or the shared queue,
+// and wakes a parked worker for it if nobody searches. Only w's goroutine
+// calls it: fork, and closeBatch for a batch stamped when it was opened.
+func (w *Worker) push(j *job) {
+	w.tick()
 	w.nTasks++
 	p := w.pool
 	if w.shared {
@@ -311,7 +317,7 @@ func (w *Worker) fork(j *job) {
 // and their own joins later find them done.
 func (w *Worker) takeBack(j *job) bool {
 	if w.shared {
-		return w.pool.shared.popBack(j, nil, &w.stats) != nil
+		return w.pool.shared.popBack(j, &w.stats) != nil
 	}
 	for {
 		if j.latch.done() {
@@ -335,12 +341,13 @@ func (w *Worker) takeBack(j *job) bool {
 // j, which thieves take first, so none. One Pop answers.
 func (w *Worker) takeBackJoin(j *job) bool {
 	if w.shared {
-		return w.pool.shared.popBack(j, nil, &w.stats) != nil
+		return w.pool.shared.popBack(j, &w.stats) != nil
 	}
 	x, ok := w.deque.Pop()
 	if ok && x != j {
 		// Not strictly nested after all (a Future spawned inside fa and
-		// never joined): fall back to the general loop.
+		// not joined yet, or a spawn batch published inside fa): fall
+		// back to the general loop.
 		w.execute(x)
 		w.flushScope()
 		return w.takeBack(j)
@@ -391,15 +398,18 @@ func (w *Worker) waitFor(pr probe, hint *job) {
 func (w *Worker) findHelp(hint *job) *job {
 	p := w.pool
 	if w.shared {
-		return p.shared.popBack(nil, w.root, &w.stats)
+		return p.shared.popNewestOf(w.root, &w.stats)
 	}
 	if j, ok := w.deque.Pop(); ok {
 		if j.root == w.root {
 			return j
 		}
 		// Our invocation runs inline above another's (Invoke from a
-		// task) and has nothing left on our deque: put it back.
+		// task) and has nothing left on our deque: put it back, and
+		// tell the others, who may run it (an idle worker may have
+		// looked while it was off the deque).
 		w.deque.Push(j)
+		p.sleep.notify()
 	}
 	if hint != nil {
 		if t := hint.thief.Load(); t > 0 {
@@ -418,7 +428,9 @@ func (w *Worker) findHelp(hint *job) *job {
 			}
 		}
 	}
-	return nil
+	// Jobs of ours that a helper of another invocation stole and sent to
+	// the injector (rehome); never a root.
+	return p.injector.popFrontOf(w.root)
 }
 
 // helpSteal steals from v for a waiting w, only if v runs w's invocation.
@@ -429,28 +441,25 @@ func (w *Worker) helpSteal(v *Worker) *job {
 	if v.curRoot.Load() != w.root {
 		return nil
 	}
-	j := w.stealFrom(v)
+	j, n := w.stealFrom(v)
 	if j != nil && j.root != w.root {
-		w.rehome(j)
+		w.rehome(j, n-1)
 		return nil
 	}
 	return j
 }
 
 // rehome sends j, stolen by a waiting w for an invocation it is not waiting
-// in, to the injector, with the rest of its batch (the jobs on top of w's
-// deque that are not of w's invocation).
-func (w *Worker) rehome(j *job) {
+// in, to the injector, with the rest of its steal-half batch: the n jobs
+// the steal left on top of w's deque. Idle workers take them from there,
+// and so do waiting workers of their invocation (findHelp).
+func (w *Worker) rehome(j *job, n int) {
 	inj := &w.pool.injector
 	inj.push(j, nil)
-	for {
+	for range n {
 		x, ok := w.deque.Pop()
 		if !ok {
-			break
-		}
-		if x.root == w.root {
-			w.deque.Push(x)
-			break
+			break // a thief took the rest
 		}
 		inj.push(x, nil)
 	}
