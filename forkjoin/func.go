@@ -1,5 +1,7 @@
 package forkjoin
 
+import "unsafe"
+
 // A Func is a task body registered once, for forks that allocate nothing.
 //
 // Join's closures escape to the heap, since a thief may run them: each Join
@@ -88,16 +90,92 @@ func callFunc[A, R any](w *Worker, fn func(*Worker, A) R, a A) (r R, pe *PanicEr
 // Call runs f on a in the calling task, without forking.
 func (f *Func[A, R]) Call(w *Worker, a A) R { return f.fn(w, a) }
 
-// Join runs f(a) and f(b) in parallel and returns both results: f(b) is made
-// stealable and f(a) runs at once on w; then w takes f(b) back and runs it
-// itself unless a thief took it first, in which case w helps with other work
-// until the thief is done. A panic on either side is re-raised as a
-// *PanicError after both sides have finished.
+// Join runs f(a) and f(b) in parallel and returns both results: f(a) runs at
+// once on w, and f(b) is made stealable. Then w runs f(b) itself, unless a
+// thief took it first, in which case w helps with other work until the thief
+// is done. A panic on either side is re-raised as a *PanicError after both
+// sides have finished.
+//
+// In work-stealing mode the fork is lazy (heartbeat.go): f(b) waits in a
+// frame of w's own, which w offers to thieves about every 100 µs (oldest
+// first) or when another worker runs out of work; a frame nobody was
+// offered costs about a function call. Joins nested deeper than 256 fork
+// eagerly, as in shared-queue mode.
 //
 // Once the invocation is canceled, Join runs neither call and returns zero
-// values. Join and the closure Join are twins (see Join).
+// values; a lazy Join notices at its next heartbeat check (within about
+// 20 µs of forking). Join and the closure Join are twins (see Join).
 func (f *Func[A, R]) Join(w *Worker, a, b A) (ra, rb R) {
-	if w.canceledOrStale() {
+	w.checkLive()
+	d := w.nframes
+	if w.shared || d >= lazyDepth {
+		return f.joinEager(w, a, b)
+	}
+	j := w.frames[d]
+	if j == nil || j.key != unsafe.Pointer(f) {
+		j = f.frameRecord(w, d)
+	}
+	fj := (*funcJob[A, R])(unsafe.Pointer(j)) // the key is the record's type
+	fj.arg = b
+	j.root = w.root
+	w.nframes = d + 1
+	if w.hbLeft--; w.hbLeft < 0 || w.beat.Load() {
+		if w.heartbeat() {
+			f.clear(fj)
+			w.nframes = d
+			return ra, rb
+		}
+	}
+	w.nTasks++
+	// As in the eager join, the deferred settle is what lets a panic in
+	// f(a) wait for a promoted f(b) before it leaves this frame.
+	st := joinRunningA
+	defer func() {
+		if st != joinDone {
+			f.settleFrame(w, d, fj, st, recover())
+		}
+	}()
+	ra = f.fn(w, a)
+	if d >= w.promoteAt {
+		// Never promoted: nobody else saw the record. Free the slot for
+		// f(b)'s own joins, which reuse it.
+		w.nframes = d
+		arg := fj.arg
+		var zero A
+		fj.arg = zero
+		st = joinRunningB
+		rb = f.fn(w, arg)
+		st = joinDone
+		return ra, rb
+	}
+	// Promoted: the eager join's take back, else help.
+	if w.takeBackJoin(j) {
+		w.nframes, w.promoteAt = d, d
+		arg := fj.arg
+		var zero A
+		fj.arg = zero
+		st = joinRunningB
+		rb = f.fn(w, arg)
+		st = joinDone
+		return ra, rb
+	}
+	st = joinWaiting
+	w.waitFor(&j.latch, j)
+	st = joinDone
+	rb, pe := fj.res, j.panic
+	f.clear(fj)
+	j.reset()
+	w.nframes, w.promoteAt = d, d
+	if pe != nil {
+		panic(pe)
+	}
+	return ra, rb
+}
+
+// joinEager is Join with an eager fork: its record is pushed on the deque
+// (or the shared queue) before f(a) runs.
+func (f *Func[A, R]) joinEager(w *Worker, a, b A) (ra, rb R) {
+	if w.Canceled() {
 		return ra, rb
 	}
 	j := f.get(w)
@@ -117,7 +195,7 @@ func (f *Func[A, R]) Join(w *Worker, a, b A) (ra, rb R) {
 		rb = f.fn(w, j.arg)
 	} else {
 		st = joinWaiting
-		w.waitFor(&j.job.latch, &j.job)
+		w.waitFor(&j.latch, &j.job)
 		st = joinDone
 		rb = j.res
 		if pe := j.panic; pe != nil {

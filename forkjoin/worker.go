@@ -30,7 +30,7 @@ type Worker struct {
 	nTasks uint64
 	// curRoot mirrors root for other goroutines: helpers on other
 	// workers, which steal from us while they wait only if we run their
-	// invocation (helpSteal), and canceledOrStale. Stored only when root
+	// invocation (helpSteal), and checkLive. Stored only when root
 	// changes; loading it costs what loading root does.
 	curRoot atomic.Pointer[root]
 
@@ -43,6 +43,16 @@ type Worker struct {
 	// open holds the records of Spawn and Func.Fork not yet joined, oldest
 	// first; call joins those a task leaves behind (joinOpen).
 	open []*job
+
+	// Lazy frames of Func.Join (heartbeat.go), owner-only: frames[:nframes]
+	// hold the records of the joins running inline, oldest first, of which
+	// frames[:promoteAt] were promoted to the deque. hbLeft counts forks
+	// down to the next heartbeat check, every hbEvery forks; hbCheck and
+	// hbLast are the clock at the last check and the last promotion.
+	frames             [lazyDepth]*job
+	nframes, promoteAt int
+	hbLeft, hbEvery    int
+	hbCheck, hbLast    int64
 
 	funcs [funcCacheSize]funcCacheEntry // free records of Funcs, see func.go
 	hot   *job                          // a free Func record, before the table (Func.put)
@@ -58,10 +68,13 @@ type Worker struct {
 	retN             int
 
 	// returned holds records other workers ran for us (Func.Go and S.Go)
-	// and sent back (records.go). Other workers CAS it, so it sits on a line of its own.
+	// and sent back (records.go); beat is set by a worker that found our
+	// deque empty, asking for a lazy frame (heartbeat.go). Other workers
+	// write them, so they sit on a line of their own.
 	_        [64]byte
 	returned atomic.Pointer[job]
-	_        [56]byte
+	beat     atomic.Bool
+	_        [52]byte
 
 	stats workerStats
 }
@@ -193,6 +206,7 @@ func (w *Worker) stealRound() *job {
 // own deque, where w's later pops and other thieves find it.
 func (w *Worker) stealFrom(v *Worker) *job {
 	if v.deque.Len() == 0 {
+		v.requestBeat() // v may have lazy frames to promote (heartbeat.go)
 		return nil
 	}
 	w.stats.stealAttempts.Add(1)
@@ -255,6 +269,9 @@ func (w *Worker) setRoot(r *root) {
 
 // fork publishes j: on w's deque, or on the shared queue in shared mode.
 func (w *Worker) fork(j *job) {
+	if w.promoteAt < w.nframes {
+		w.promoteAll() // keep the deque in fork order (heartbeat.go)
+	}
 	j.root = w.root
 	w.nTasks++
 	p := w.pool
@@ -279,6 +296,9 @@ func (w *Worker) spawnTask(j *job, eager bool) {
 	if w.shared {
 		w.fork(j)
 		return
+	}
+	if w.promoteAt < w.nframes {
+		w.promoteAll() // keep the deque in fork order (heartbeat.go)
 	}
 	j.root = w.root
 	w.nTasks++
