@@ -111,15 +111,21 @@ func (f *Func[A, R]) Join(w *Worker, a, b A) (ra, rb R) {
 	if w.shared || d >= lazyDepth {
 		return f.joinEager(w, a, b)
 	}
-	j := w.frames[d]
+	if d-w.promoteAt < protectDepth {
+		return f.joinLazy(w, a, b, d)
+	}
+	// An inline frame (heartbeat.go): never promoted, so nothing to
+	// settle if f(a) panics, and no defer.
+	fr := &w.frames[d]
+	j := fr.j
 	if j == nil || j.key != unsafe.Pointer(f) {
 		j = f.frameRecord(w, d)
 	}
 	fj := (*funcJob[A, R])(unsafe.Pointer(j)) // the key is the record's type
 	fj.arg = b
-	j.root = w.root
+	fr.st = frameInline
 	w.nframes = d + 1
-	if w.hbLeft--; w.hbLeft < 0 || w.beat.Load() {
+	if w.hbLeft--; w.hbLeft < 0 {
 		if w.heartbeat() {
 			f.clear(fj)
 			w.nframes = d
@@ -127,48 +133,12 @@ func (f *Func[A, R]) Join(w *Worker, a, b A) (ra, rb R) {
 		}
 	}
 	w.nTasks++
-	// As in the eager join, the deferred settle is what lets a panic in
-	// f(a) wait for a promoted f(b) before it leaves this frame.
-	st := joinRunningA
-	defer func() {
-		if st != joinDone {
-			f.settleFrame(w, d, fj, st, recover())
-		}
-	}()
 	ra = f.fn(w, a)
-	if d >= w.promoteAt {
-		// Never promoted: nobody else saw the record. Free the slot for
-		// f(b)'s own joins, which reuse it.
-		w.nframes = d
-		arg := fj.arg
-		var zero A
-		fj.arg = zero
-		st = joinRunningB
-		rb = f.fn(w, arg)
-		st = joinDone
-		return ra, rb
-	}
-	// Promoted: the eager join's take back, else help.
-	if w.takeBackJoin(j) {
-		w.nframes, w.promoteAt = d, d
-		arg := fj.arg
-		var zero A
-		fj.arg = zero
-		st = joinRunningB
-		rb = f.fn(w, arg)
-		st = joinDone
-		return ra, rb
-	}
-	st = joinWaiting
-	w.waitFor(&j.latch, j)
-	st = joinDone
-	rb, pe := fj.res, j.panic
-	f.clear(fj)
-	j.reset()
-	w.nframes, w.promoteAt = d, d
-	if pe != nil {
-		panic(pe)
-	}
+	w.popFrame(d)
+	arg := fj.arg
+	var zero A
+	fj.arg = zero
+	rb = f.fn(w, arg)
 	return ra, rb
 }
 

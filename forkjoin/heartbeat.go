@@ -1,6 +1,9 @@
 package forkjoin
 
-import "time"
+import (
+	"time"
+	"unsafe"
+)
 
 // Heartbeat promotion: Func.Join's lazy frames.
 //
@@ -8,34 +11,47 @@ import "time"
 // pays for being stealable every time: a fenced push, a fenced pop, a look
 // at the sleepers. Func.Join therefore forks lazily, after Acar, Charguéraud,
 // Guatto, Rainey and Sieczkowski ("Heartbeat Scheduling", PLDI 2018) and
-// Spice: it only records the forked side in a frame of the worker's own
-// and runs the inline side; when that returns, it runs the forked side
-// inline too. No atomic, no deque operation, no allocation. Every heartbeat
-// the worker promotes its oldest lazy frame, the largest piece of work it
+// Spice: it only records the forked side in a frame of the worker's own and
+// runs the inline side; when that returns, it runs the forked side inline
+// too. No atomic, no deque operation, no allocation. Every heartbeat the
+// worker promotes its oldest promotable frame, the largest piece of work it
 // holds, into a real job on its deque, where thieves and helpers find it as
 // any forked job; the join of a promoted frame is the eager join (take back,
 // else help).
 //
-// The frames. frames[:nframes] are the Func.Joins running inline on this
-// worker, oldest first: frames[d] is the record of the join at nesting depth
-// d, which carries the forked side's argument, as an eager fork's record
-// does. The records live on the heap (a thief reads them) and stay in their
-// slot between joins: the next join at depth d, usually of the same Func,
-// finds its record there. frames[:promoteAt] have been promoted, and the
-// rest have not: promotion takes frames[promoteAt], the oldest lazy one, so
-// the promoted frames are always a prefix. Only the owner touches any of
-// this; a thief sees a record only after the deque's publishing store.
+// The frames. frames[:nframes] are the Func.Joins running on this worker,
+// oldest first: frames[d] holds the record of the join at nesting depth d,
+// which carries the forked side's argument as an eager fork's record does,
+// and the join's state. The records live on the heap (a thief reads them)
+// and stay in their slot between joins: the next join at depth d, usually
+// of the same Func, finds its record there. Only the owner touches the
+// frames; a thief sees a record only after the deque's publishing store.
 //
-// Why no work is lost or run twice. A lazy frame's forked side is run by
-// exactly one party: if frames[d] is unpromoted when the inline side returns
-// (d >= promoteAt), nobody else ever saw the record, and the joiner runs the
-// side itself. Otherwise the record went onto the deque exactly once (the
-// prefix only grows by one frame at a time, and shrinks only when joins
-// return), and from there the deque hands it to exactly one taker: the
-// joiner's own pop (takeBackJoin), a thief, or a helper. The promotion and
-// the joiner's test of promoteAt are on the same goroutine, so the joiner
-// cannot miss a promotion made while the inline side ran: promotion happens
-// only inside the inline side, at a fork below this one, on this worker.
+// Lazy and inline frames. Only a frame whose join has a deferred settle may
+// be promoted: if f(a) panics, or calls runtime.Goexit, the join must not
+// unwind past its caller (whose defers may free what f(b) uses) before a
+// promoted f(b) has been taken back or has finished on its thief. That
+// defer costs about a third of a fork, so only the joins within
+// protectDepth frames of promoteAt (below which no frame may be promoted
+// any more) are lazy frames, with the defer (joinLazy); deeper ones are
+// inline frames, without, which are never promoted (Join). Heartbeats
+// promote the oldest frames first, and those are the lazy ones: in a
+// divide-and-conquer recursion almost every fork is an inline frame near
+// the leaves. When no lazy frame is left, promoteAt moves to the top of the
+// stack, so the joins forked next are lazy again: the inline frames left
+// below run their f(b) inline, and parallelism comes from the lazy frames
+// forked inside them.
+//
+// Why no work is lost or run twice. A frame's f(b) is run by exactly one
+// party. Promotion changes a lazy frame's state to promoted, and pushes its
+// record on the deque, once: a frame is promoted only from the lazy state.
+// When f(a) returns, the join reads the state: still lazy (or inline), then
+// nobody else ever saw the record, and the join runs f(b) itself; promoted,
+// then the deque hands the record to exactly one taker: the joiner's own pop
+// (takeBackJoin), a thief, or a helper. Promotion and the joiner's read of
+// the state are on the same goroutine, so the joiner cannot miss a promotion
+// made while f(a) ran: promotion happens only inside f(a), at a fork or an
+// eager fork below this one, on this worker.
 //
 // Why the deque stays in fork order. The deque must hold older forks nearer
 // its top (thieves take the oldest, the largest work, and takeBackJoin's
@@ -44,30 +60,56 @@ import "time"
 // eager fork (Spawn, Func.Fork, closure Join, a scope's spawn) pushed inside
 // a lazy frame. So every eager fork first promotes every lazy frame below it
 // (promoteAll): the eager path costs what it did before, and the order holds.
+// A change of invocation (a nested Invoke, a stolen task of another one)
+// does the same, so lazy frames need not record their invocation.
 //
-// The heartbeat. A ticking goroutine cannot drive it: with every P running a
-// worker that never blocks, the Go scheduler runs a timer's goroutine only
-// at the next preemption, about 10 ms late. So each worker keeps its own
-// clock: every hbEvery forks it reads the time, and promotes a frame if
-// heartbeatPeriod has passed since its last promotion. hbEvery adapts, so
-// that the clock is read about every checkPeriod whatever the grain of the
-// forks. A worker that finds a victim's deque empty sets the victim's beat
-// flag (stealFrom), which the victim reads at every fork: a hungry worker
-// gets the victim's oldest frame at its next fork instead of at the next
-// heartbeat. Nothing ticks while the pool is idle.
+// The heartbeat. Each worker keeps its own clock: every hbEvery forks it
+// reads the time, and promotes a frame if heartbeatPeriod has passed since
+// its last promotion; hbEvery adapts, so that the clock is read about every
+// checkPeriod whatever the grain of the forks. A worker that finds a
+// victim's deque empty sets the victim's beat flag (stealFrom), which the
+// victim reads every hbStride forks or sooner: a hungry worker gets the
+// victim's oldest frame within a few forks instead of at the next heartbeat.
+// Nothing ticks while the pool is idle. (A ticking goroutine setting the
+// flags instead needs a P to run on: with every P running a worker, Go runs
+// it only when one of them enters the scheduler.)
 //
 // The heartbeat check is also where a lazy join sees its invocation's
-// cancellation: at most every checkPeriod, or every fork once it was seen.
+// cancellation: every hbStride forks, or every fork once it was seen.
 
 const (
-	// lazyDepth is the deepest lazy nesting; joins deeper fork eagerly.
+	// lazyDepth is the deepest nesting of frames; joins deeper fork
+	// eagerly.
 	lazyDepth = 256
+	// protectDepth: a join within this many frames of promoteAt is a lazy
+	// frame, the others are inline frames (see above).
+	protectDepth = 8
 	// heartbeatPeriod is the time between promotions.
 	heartbeatPeriod = 100 * time.Microsecond
 	// checkPeriod is the time between reads of the clock that hbEvery
 	// aims at, and maxCheckEvery its largest value, in forks.
 	checkPeriod   = 20 * time.Microsecond
 	maxCheckEvery = 1 << 12
+	// hbStride is the most forks between two looks at the beat flag and
+	// the invocation's cancellation.
+	hbStride = 32
+)
+
+// A lazyFrame is one of Worker.frames: the record of the join at its depth,
+// kept there between joins, and where that join is.
+type lazyFrame struct {
+	j  *job
+	st frameState
+}
+
+type frameState uint8
+
+const (
+	frameInline   frameState = iota // running f(a); never promoted (no defer)
+	frameLazy                       // running f(a); may be promoted
+	framePromoted                   // running f(a); promoted to the deque
+	frameRunningB                   // running f(b) inline
+	frameWaiting                    // a thief runs f(b); helping until it is done
 )
 
 // epoch is the origin of nanotime.
@@ -76,96 +118,206 @@ var epoch = time.Now()
 // nanotime reads the monotonic clock.
 func nanotime() int64 { return int64(time.Since(epoch)) }
 
-// heartbeat runs every hbEvery lazy forks, and at the first fork after
-// another worker asked for work (beat). It reports whether the invocation is
-// canceled; otherwise it promotes the oldest lazy frame if a heartbeat has
-// passed or work was asked for. Only w's goroutine calls it.
+// heartbeat runs every hbStride forks or fewer (every fork, when forks are
+// slow). It reports whether the invocation is canceled. Otherwise it
+// promotes the oldest lazy frame if another worker asked for work, or, every
+// hbEvery forks, reads the clock and promotes one if heartbeatPeriod has
+// passed since the last time. Only w's goroutine calls it.
 func (w *Worker) heartbeat() (canceled bool) {
 	if w.root.canceled.Load() {
-		w.hbLeft = 0 // check at every fork until the invocation is gone
+		w.hbLeft = 0 // look again at every fork until the invocation is gone
 		return true
 	}
-	asked := w.beat.Load()
-	if asked {
+	promote := false
+	if w.beat.Load() {
 		w.beat.Store(false)
+		promote = true
 	}
-	now := nanotime()
-	switch el := now - w.hbCheck; {
-	case el < int64(checkPeriod)/2:
-		if w.hbEvery < maxCheckEvery {
-			w.hbEvery = 2*w.hbEvery + 1
+	if w.hbStrides--; w.hbStrides <= 0 {
+		now := nanotime()
+		switch el := now - w.hbCheck; {
+		case el < int64(checkPeriod)/2:
+			if w.hbEvery < maxCheckEvery {
+				w.hbEvery = 2*w.hbEvery + 1
+			}
+		case el > 2*int64(checkPeriod):
+			w.hbEvery = int(int64(w.hbEvery) * int64(checkPeriod) / el)
 		}
-	case el > 2*int64(checkPeriod):
-		w.hbEvery = int(int64(w.hbEvery) * int64(checkPeriod) / el)
+		w.hbCheck = now
+		w.hbStrides = w.hbEvery/hbStride + 1
+		if now-w.hbLast >= int64(heartbeatPeriod) {
+			w.hbLast = now
+			promote = true
+		}
 	}
-	w.hbCheck = now
-	w.hbLeft = w.hbEvery
-	if (asked || now-w.hbLast >= int64(heartbeatPeriod)) && w.promoteAt < w.nframes {
-		w.hbLast = now
-		w.deque.Push(w.frames[w.promoteAt])
-		w.promoteAt++
-		w.pool.sleep.notify()
+	w.hbLeft = min(w.hbEvery, hbStride-1)
+	if promote {
+		w.promoteOldest()
 	}
 	return false
 }
 
+// promoteOldest promotes the oldest lazy frame. With none left, it moves
+// promoteAt to the top, so that the joins forked next are lazy frames. Only
+// w's goroutine calls it.
+func (w *Worker) promoteOldest() {
+	for k := w.promoteAt; k < w.nframes; k++ {
+		if fr := &w.frames[k]; fr.st == frameLazy {
+			w.promoteAt = k + 1
+			w.promote(fr)
+			w.pool.sleep.notify()
+			return
+		}
+	}
+	w.promoteAt = w.nframes
+}
+
 // promoteAll promotes every lazy frame, oldest first: an eager fork is about
-// to push a job younger than all of them. Only w's goroutine calls it.
+// to push a job younger than all of them, or w is about to change
+// invocations. Only w's goroutine calls it.
 func (w *Worker) promoteAll() {
 	for ; w.promoteAt < w.nframes; w.promoteAt++ {
-		w.deque.Push(w.frames[w.promoteAt])
+		if fr := &w.frames[w.promoteAt]; fr.st == frameLazy {
+			w.promote(fr)
+		}
 	}
 	w.pool.sleep.notify()
 }
 
-// requestBeat asks w to promote a lazy frame at its next fork. Any goroutine
-// may call it.
+// promote makes fr's record a job of w's invocation on w's deque.
+func (w *Worker) promote(fr *lazyFrame) {
+	fr.st = framePromoted
+	fr.j.root = w.root
+	w.deque.Push(fr.j)
+}
+
+// requestBeat asks w to promote a lazy frame at its next heartbeat check.
+// Any goroutine may call it.
 func (w *Worker) requestBeat() {
 	if !w.beat.Load() {
 		w.beat.Store(true)
 	}
 }
 
-// frameRecord puts a record of f in w's frame slot d, which holds another
-// Func's record or none, and returns it. The record it replaces is free (its
-// join cleared it) and goes back to the cache.
-func (f *Func[A, R]) frameRecord(w *Worker, d int) *job {
-	if old := w.frames[d]; old != nil {
-		w.cachePut(old.key, old)
-	}
-	j := &f.get(w).job
-	w.frames[d] = j
-	return j
-}
-
-// settleFrame is settle for a lazy join whose frame, at depth d, unwinds
-// early: if the frame was promoted and the forked side may still be pending,
-// it takes the side back (it never runs) or waits for its thief; then it
-// frees the frame and re-raises v as settle does.
-func (f *Func[A, R]) settleFrame(w *Worker, d int, j *funcJob[A, R], st joinState, v any) {
-	var pe *PanicError
-	if v != nil {
-		pe = asPanicError(v) // here, while the panicking frames are still on the stack
-	}
-	if st != joinRunningB {
-		// Joins above d have unwound, so promoteAt <= d+1, and frame d
-		// was promoted if it is below.
-		if d < w.promoteAt {
-			if st == joinWaiting || !w.discard(&j.job) {
-				w.waitFor(&j.latch, &j.job) // its own panic, if any, loses to ours
-			}
-		}
-		// Running B, the slot belongs to the forked side's own joins.
-		f.clear(j)
-		if j.latch.state.Load() != latchUnset {
-			j.reset()
-		}
-	}
+// popFrame ends the frame at depth d: the newest, but for inline frames a
+// recovered panic left above it (see dropFrames).
+func (w *Worker) popFrame(d int) {
 	w.nframes = d
 	if w.promoteAt > d {
 		w.promoteAt = d
 	}
+}
+
+// dropFrames pops the frames above base that a panic left behind: an inline
+// frame has no defer, so a panic through it leaves it in place, until the
+// join below it returns or, if the task recovered the panic, Worker.execute
+// calls dropFrames. Lazy frames always pop themselves. The records are
+// cleared, as a join's end would.
+func (w *Worker) dropFrames(base int) {
+	for k := base; k < w.nframes; k++ {
+		if j := w.frames[k].j; j != nil {
+			j.run.(argClearer).clearArg()
+		}
+	}
+	w.popFrame(base)
+}
+
+// frameRecord puts a record of f in w's frame slot d, which holds another
+// Func's record or none, and returns it. The record it replaces is free (its
+// join cleared it) and goes back to the cache.
+func (f *Func[A, R]) frameRecord(w *Worker, d int) *job {
+	fr := &w.frames[d]
+	if old := fr.j; old != nil {
+		w.cachePut(old.key, old)
+	}
+	fr.j = &f.get(w).job
+	return fr.j
+}
+
+// joinLazy is Join with a lazy frame at depth d, which a heartbeat may
+// promote while f(a) runs.
+func (f *Func[A, R]) joinLazy(w *Worker, a, b A, d int) (ra, rb R) {
+	fr := &w.frames[d]
+	j := fr.j
+	if j == nil || j.key != unsafe.Pointer(f) {
+		j = f.frameRecord(w, d)
+	}
+	fj := (*funcJob[A, R])(unsafe.Pointer(j)) // the key is the record's type
+	fj.arg = b
+	fr.st = frameLazy
+	w.nframes = d + 1
+	if w.hbLeft--; w.hbLeft < 0 {
+		if w.heartbeat() {
+			f.clear(fj)
+			w.popFrame(d)
+			return ra, rb
+		}
+	}
+	w.nTasks++
+	// As in the eager join, the deferred settle is what lets a panic in
+	// f(a) wait for a promoted f(b) before it leaves this frame. A join
+	// that returns has popped its frame.
+	defer func() {
+		if w.nframes > d {
+			// Still here: a panic or runtime.Goexit is unwinding us.
+			w.settleFrame(d, recover())
+		}
+	}()
+	ra = f.fn(w, a)
+	if fr.st == framePromoted && !w.takeBackJoin(j) {
+		fr.st = frameWaiting
+		w.waitFor(&j.latch, j)
+		rb, pe := fj.res, j.panic
+		f.clear(fj)
+		j.reset()
+		w.popFrame(d)
+		if pe != nil {
+			panic(pe)
+		}
+		return ra, rb
+	}
+	// Never promoted, or taken back: nobody else has the record.
+	fr.st = frameRunningB
+	arg := fj.arg
+	var zero A
+	fj.arg = zero
+	rb = f.fn(w, arg)
+	w.popFrame(d)
+	return ra, rb
+}
+
+// settleFrame is settle for a lazy join whose frame, at depth d, unwinds
+// early: if its f(b) may still be pending (the frame was promoted and its
+// join had not run f(b) itself), it takes f(b) back so that it never runs,
+// or waits for its thief; then it frees the frame and re-raises v as settle
+// does.
+func (w *Worker) settleFrame(d int, v any) {
+	var pe *PanicError
+	if v != nil {
+		pe = asPanicError(v) // here, while the panicking frames are still on the stack
+	}
+	fr := &w.frames[d]
+	j := fr.j
+	switch fr.st {
+	case framePromoted:
+		if !w.discard(j) {
+			w.waitFor(&j.latch, j) // its own panic, if any, loses to ours
+		}
+	case frameWaiting:
+		w.waitFor(&j.latch, j)
+	}
+	j.run.(argClearer).clearArg()
+	if j.latch.state.Load() != latchUnset {
+		j.reset()
+	}
+	w.dropFrames(d) // and any inline frames the panic left above d
 	if pe != nil {
 		panic(pe)
 	}
 }
+
+// argClearer is implemented by the records frames hold (funcJob), so that
+// settleFrame and dropFrames can free one without knowing its type.
+type argClearer interface{ clearArg() }
+
+func (j *funcJob[A, R]) clearArg() { j.fn().clear(j) }

@@ -45,14 +45,14 @@ type Worker struct {
 	open []*job
 
 	// Lazy frames of Func.Join (heartbeat.go), owner-only: frames[:nframes]
-	// hold the records of the joins running inline, oldest first, of which
-	// frames[:promoteAt] were promoted to the deque. hbLeft counts forks
-	// down to the next heartbeat check, every hbEvery forks; hbCheck and
-	// hbLast are the clock at the last check and the last promotion.
-	frames             [lazyDepth]*job
-	nframes, promoteAt int
-	hbLeft, hbEvery    int
-	hbCheck, hbLast    int64
+	// are the joins running inline, oldest first; each below promoteAt
+	// was promoted to the deque or is running its forked side inline.
+	// hbLeft counts forks down to the next heartbeat check; the others
+	// pace the checks and promotions.
+	nframes, promoteAt, hbLeft int
+	hbStrides, hbEvery         int
+	hbCheck, hbLast            int64
+	frames                     [lazyDepth]lazyFrame
 
 	funcs [funcCacheSize]funcCacheEntry // free records of Funcs, see func.go
 	hot   *job                          // a free Func record, before the table (Func.put)
@@ -243,17 +243,22 @@ func (w *Worker) execute(j *job) {
 	if j.root != saved {
 		w.setRoot(j.root)
 	}
+	base := w.nframes
 	finished := false
 	defer func() {
 		if !finished {
 			// runtime.Goexit is unwinding this goroutine (a panic cannot
 			// reach here: execute recovers it). Fail the job, so that
 			// its joiner does not wait for ever.
+			w.dropFrames(base)
 			j.run.abandon(w)
 		}
 	}()
 	j.run.execute(w)
 	finished = true
+	if w.nframes != base {
+		w.dropFrames(base) // a panic went through inline frames (heartbeat.go)
+	}
 	if w.root != saved {
 		w.setRoot(saved)
 	}
@@ -261,8 +266,12 @@ func (w *Worker) execute(j *job) {
 
 // setRoot makes r the invocation w runs, for w.Canceled and for helpers
 // deciding whether they may steal from w (helpSteal). Only w's goroutine
-// calls it.
+// calls it. Lazy frames do not record their invocation, so those of the
+// invocation being left are promoted first.
 func (w *Worker) setRoot(r *root) {
+	if w.promoteAt < w.nframes {
+		w.promoteAll() // lazy frames are of w.root (heartbeat.go)
+	}
 	w.root = r
 	w.curRoot.Store(r)
 }
