@@ -106,16 +106,21 @@ func (f *Func[A, R]) Call(w *Worker, a A) R { return f.fn(w, a) }
 // values; a lazy Join notices at its next heartbeat check (within about
 // 20 µs of forking). Join and the closure Join are twins (see Join).
 func (f *Func[A, R]) Join(w *Worker, a, b A) (ra, rb R) {
-	w.checkLive()
-	d := w.nframes
-	if w.shared || d >= lazyDepth {
-		return f.joinEager(w, a, b)
+	if w == nil {
+		panic("forkjoin.Func.Join: w is nil; pass the *Worker your task received")
 	}
+	d := w.nframes
 	if d-w.promoteAt < protectDepth {
+		// A lazy frame, or the first join of a task (which checks w),
+		// or shared-queue mode (where frames stay empty).
 		return f.joinLazy(w, a, b, d)
 	}
+	if d >= lazyDepth {
+		return f.joinEager(w, a, b)
+	}
 	// An inline frame (heartbeat.go): never promoted, so nothing to
-	// settle if f(a) panics, and no defer.
+	// settle if f(a) panics, and no defer. A *Worker kept after its task
+	// returned has no frames: the stale check (joinLazy) sees it.
 	fr := &w.frames[d]
 	j := fr.j
 	if j == nil || j.key != unsafe.Pointer(f) {
@@ -134,6 +139,9 @@ func (f *Func[A, R]) Join(w *Worker, a, b A) (ra, rb R) {
 	}
 	w.nTasks++
 	ra = f.fn(w, a)
+	if w.nframes != d+1 {
+		w.dropFrames(d + 1) // inline frames a panic f(a) recovered left
+	}
 	w.popFrame(d)
 	arg := fj.arg
 	var zero A

@@ -84,15 +84,19 @@ const (
 	// protectDepth: a join within this many frames of promoteAt is a lazy
 	// frame, the others are inline frames (see above).
 	protectDepth = 8
-	// heartbeatPeriod is the time between promotions.
-	heartbeatPeriod = 100 * time.Microsecond
-	// checkPeriod is the time between reads of the clock that hbEvery
-	// aims at, and maxCheckEvery its largest value, in forks.
-	checkPeriod   = 20 * time.Microsecond
+	// maxCheckEvery is the largest hbEvery, in forks.
 	maxCheckEvery = 1 << 12
 	// hbStride is the most forks between two looks at the beat flag and
 	// the invocation's cancellation.
 	hbStride = 32
+)
+
+// The heartbeat's periods, in nanoseconds: the time between promotions,
+// and the time between reads of the clock that hbEvery aims at. Variables
+// only so that tests can make every fork promote; read on the slow path.
+var (
+	heartbeatPeriod = int64(100 * time.Microsecond)
+	checkPeriod     = int64(20 * time.Microsecond)
 )
 
 // A lazyFrame is one of Worker.frames: the record of the join at its depth,
@@ -136,16 +140,16 @@ func (w *Worker) heartbeat() (canceled bool) {
 	if w.hbStrides--; w.hbStrides <= 0 {
 		now := nanotime()
 		switch el := now - w.hbCheck; {
-		case el < int64(checkPeriod)/2:
+		case el < checkPeriod/2:
 			if w.hbEvery < maxCheckEvery {
 				w.hbEvery = 2*w.hbEvery + 1
 			}
-		case el > 2*int64(checkPeriod):
-			w.hbEvery = int(int64(w.hbEvery) * int64(checkPeriod) / el)
+		case el > 2*checkPeriod:
+			w.hbEvery = int(int64(w.hbEvery) * checkPeriod / el)
 		}
 		w.hbCheck = now
 		w.hbStrides = w.hbEvery/hbStride + 1
-		if now-w.hbLast >= int64(heartbeatPeriod) {
+		if now-w.hbLast >= heartbeatPeriod {
 			w.hbLast = now
 			promote = true
 		}
@@ -186,6 +190,7 @@ func (w *Worker) promoteAll() {
 
 // promote makes fr's record a job of w's invocation on w's deque.
 func (w *Worker) promote(fr *lazyFrame) {
+	w.nPromoted++
 	fr.st = framePromoted
 	fr.j.root = w.root
 	w.deque.Push(fr.j)
@@ -210,8 +215,9 @@ func (w *Worker) popFrame(d int) {
 
 // dropFrames pops the frames above base that a panic left behind: an inline
 // frame has no defer, so a panic through it leaves it in place, until the
-// join below it returns or, if the task recovered the panic, Worker.execute
-// calls dropFrames. Lazy frames always pop themselves. The records are
+// code that recovered the panic returns to the join below (which calls
+// dropFrames), or the panic reaches a lazy frame's settle or the task's end
+// (Worker.execute). Lazy frames always pop themselves. The records are
 // cleared, as a join's end would.
 func (w *Worker) dropFrames(base int) {
 	for k := base; k < w.nframes; k++ {
@@ -237,6 +243,10 @@ func (f *Func[A, R]) frameRecord(w *Worker, d int) *job {
 // joinLazy is Join with a lazy frame at depth d, which a heartbeat may
 // promote while f(a) runs.
 func (f *Func[A, R]) joinLazy(w *Worker, a, b A, d int) (ra, rb R) {
+	w.checkLive()
+	if w.shared || d >= lazyDepth {
+		return f.joinEager(w, a, b)
+	}
 	fr := &w.frames[d]
 	j := fr.j
 	if j == nil || j.key != unsafe.Pointer(f) {
@@ -246,11 +256,19 @@ func (f *Func[A, R]) joinLazy(w *Worker, a, b A, d int) (ra, rb R) {
 	fj.arg = b
 	fr.st = frameLazy
 	w.nframes = d + 1
-	if w.hbLeft--; w.hbLeft < 0 {
+	if w.hbLeft--; w.hbLeft < 0 || d == 0 {
 		if w.heartbeat() {
 			f.clear(fj)
 			w.popFrame(d)
 			return ra, rb
+		}
+		if d == 0 && fr.st == frameLazy {
+			// A worker's outermost frame, the first fork of a root or
+			// stolen task, is the largest piece it will hold: offer it
+			// at once.
+			w.promoteAt = 1
+			w.promote(fr)
+			w.pool.sleep.notify()
 		}
 	}
 	w.nTasks++
@@ -264,6 +282,9 @@ func (f *Func[A, R]) joinLazy(w *Worker, a, b A, d int) (ra, rb R) {
 		}
 	}()
 	ra = f.fn(w, a)
+	if w.nframes != d+1 {
+		w.dropFrames(d + 1) // inline frames a panic f(a) recovered left
+	}
 	if fr.st == framePromoted && !w.takeBackJoin(j) {
 		fr.st = frameWaiting
 		w.waitFor(&j.latch, j)

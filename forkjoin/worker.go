@@ -52,6 +52,7 @@ type Worker struct {
 	nframes, promoteAt, hbLeft int
 	hbStrides, hbEvery         int
 	hbCheck, hbLast            int64
+	nPromoted                  uint64 // frames promoted, for tests and benchmarks
 	frames                     [lazyDepth]lazyFrame
 
 	funcs [funcCacheSize]funcCacheEntry // free records of Funcs, see func.go
