@@ -1,7 +1,5 @@
 package forkjoin
 
-import "unsafe"
-
 // A Func is a task body registered once, for forks that allocate nothing.
 //
 // Join's closures escape to the heap, since a thief may run them: each Join
@@ -109,45 +107,21 @@ func (f *Func[A, R]) Join(w *Worker, a, b A) (ra, rb R) {
 	if w == nil {
 		panic("forkjoin.Func.Join: w is nil; pass the *Worker your task received")
 	}
-	d := w.nframes
-	if d-w.promoteAt < protectDepth {
+	if w.nframes-w.promoteAt < protectDepth {
 		// A lazy frame, or the first join of a task (which checks w),
 		// or shared-queue mode (where frames stay empty).
-		return f.joinLazy(w, a, b, d)
+		return f.joinLazy(w, a, b, w.nframes)
 	}
-	if d >= lazyDepth {
-		return f.joinEager(w, a, b)
-	}
-	// An inline frame (heartbeat.go): never promoted, so nothing to
-	// settle if f(a) panics, and no defer. A *Worker kept after its task
+	// An inline join (heartbeat.go): never promoted, so it needs no
+	// frame, no record and no defer. A *Worker kept after its task
 	// returned has no frames: the stale check (joinLazy) sees it.
-	fr := &w.frames[d]
-	j := fr.j
-	if j == nil || j.key != unsafe.Pointer(f) {
-		j = f.frameRecord(w, d)
-	}
-	fj := (*funcJob[A, R])(unsafe.Pointer(j)) // the key is the record's type
-	fj.arg = b
-	fr.st = frameInline
-	w.nframes = d + 1
 	if w.hbLeft--; w.hbLeft < 0 {
 		if w.heartbeat() {
-			f.clear(fj)
-			w.nframes = d
 			return ra, rb
 		}
 	}
 	w.nTasks++
-	ra = f.fn(w, a)
-	if w.nframes != d+1 {
-		w.dropFrames(d + 1) // inline frames a panic f(a) recovered left
-	}
-	w.popFrame(d)
-	arg := fj.arg
-	var zero A
-	fj.arg = zero
-	rb = f.fn(w, arg)
-	return ra, rb
+	return f.fn(w, a), f.fn(w, b)
 }
 
 // joinEager is Join with an eager fork: its record is pushed on the deque

@@ -19,36 +19,40 @@ import (
 // any forked job; the join of a promoted frame is the eager join (take back,
 // else help).
 //
-// The frames. frames[:nframes] are the Func.Joins running on this worker,
-// oldest first: frames[d] holds the record of the join at nesting depth d,
-// which carries the forked side's argument as an eager fork's record does,
-// and the join's state. The records live on the heap (a thief reads them)
-// and stay in their slot between joins: the next join at depth d, usually
-// of the same Func, finds its record there. Only the owner touches the
-// frames; a thief sees a record only after the deque's publishing store.
+// The frames. frames[:nframes] are the lazy Func.Joins running on this
+// worker, oldest first: frames[d] holds the record of the d-th, which
+// carries the forked side's argument as an eager fork's record does, and
+// the join's state. The records live on the heap (a thief reads them; Go
+// moves goroutine stacks, so nothing a thief reads may point into one) and
+// stay in their slot between joins: the next join at that depth, usually of
+// the same Func, finds its record there. Only the owner touches the frames;
+// a thief sees a record only after the deque's publishing store. No frame
+// below promoteAt may be promoted any more.
 //
-// Lazy and inline frames. Only a frame whose join has a deferred settle may
-// be promoted: if f(a) panics, or calls runtime.Goexit, the join must not
+// Lazy and inline joins. Only a join with a deferred settle may be
+// promoted: if f(a) panics, or calls runtime.Goexit, the join must not
 // unwind past its caller (whose defers may free what f(b) uses) before a
 // promoted f(b) has been taken back or has finished on its thief. That
-// defer costs about a third of a fork, so only the joins within
-// protectDepth frames of promoteAt (below which no frame may be promoted
-// any more) are lazy frames, with the defer (joinLazy); deeper ones are
-// inline frames, without, which are never promoted (Join). Heartbeats
+// defer, with the frame, costs most of a lazy join, so only the joins that
+// find fewer than protectDepth frames above promoteAt are lazy (joinLazy):
+// they push a frame and defer its settle. Every other join is inline
+// (Join): it calls f(a) and f(b) with no frame, no record and no defer, and
+// is never promoted; a panic through it has nothing to settle. Heartbeats
 // promote the oldest frames first, and those are the lazy ones: in a
-// divide-and-conquer recursion almost every fork is an inline frame near
-// the leaves. When no lazy frame is left, promoteAt moves to the top of the
-// stack, so the joins forked next are lazy again: the inline frames left
-// below run their f(b) inline, and parallelism comes from the lazy frames
-// forked inside them.
+// divide-and-conquer recursion the few joins near the root are lazy and
+// almost every other one is inline. When no lazy frame is left to promote,
+// promoteAt moves to the top of the stack, so the joins forked next are
+// lazy again: an inline join's f(b) runs on its own worker, but the lazy
+// frames forked inside it are stealable, so no parallelism is lost for good.
 //
 // Why no work is lost or run twice. A frame's f(b) is run by exactly one
 // party. Promotion changes a lazy frame's state to promoted, and pushes its
 // record on the deque, once: a frame is promoted only from the lazy state.
-// When f(a) returns, the join reads the state: still lazy (or inline), then
-// nobody else ever saw the record, and the join runs f(b) itself; promoted,
-// then the deque hands the record to exactly one taker: the joiner's own pop
-// (takeBackJoin), a thief, or a helper. Promotion and the joiner's read of
+// When f(a) returns, the join reads the state: still lazy, then nobody else
+// ever saw the record, and the join runs f(b) itself; promoted, then the
+// deque hands the record to exactly one taker: the joiner's own pop
+// (takeBackJoin), a thief, or a helper. An inline join's f(b) is never
+// anywhere but in its own frame on the goroutine's stack. Promotion and the joiner's read of
 // the state are on the same goroutine, so the joiner cannot miss a promotion
 // made while f(a) ran: promotion happens only inside f(a), at a fork or an
 // eager fork below this one, on this worker.
@@ -81,8 +85,8 @@ const (
 	// lazyDepth is the deepest nesting of frames; joins deeper fork
 	// eagerly.
 	lazyDepth = 256
-	// protectDepth: a join within this many frames of promoteAt is a lazy
-	// frame, the others are inline frames (see above).
+	// protectDepth: a join that finds fewer frames than this above
+	// promoteAt is lazy, the others are inline (see above).
 	protectDepth = 8
 	// maxCheckEvery is the largest hbEvery, in forks.
 	maxCheckEvery = 1 << 12
@@ -109,8 +113,7 @@ type lazyFrame struct {
 type frameState uint8
 
 const (
-	frameInline   frameState = iota // running f(a); never promoted (no defer)
-	frameLazy                       // running f(a); may be promoted
+	frameLazy     frameState = iota // running f(a); may be promoted
 	framePromoted                   // running f(a); promoted to the deque
 	frameRunningB                   // running f(b) inline
 	frameWaiting                    // a thief runs f(b); helping until it is done
@@ -204,28 +207,12 @@ func (w *Worker) requestBeat() {
 	}
 }
 
-// popFrame ends the frame at depth d: the newest, but for inline frames a
-// recovered panic left above it (see dropFrames).
+// popFrame ends the frame at depth d, the newest.
 func (w *Worker) popFrame(d int) {
 	w.nframes = d
 	if w.promoteAt > d {
 		w.promoteAt = d
 	}
-}
-
-// dropFrames pops the frames above base that a panic left behind: an inline
-// frame has no defer, so a panic through it leaves it in place, until the
-// code that recovered the panic returns to the join below (which calls
-// dropFrames), or the panic reaches a lazy frame's settle or the task's end
-// (Worker.execute). Lazy frames always pop themselves. The records are
-// cleared, as a join's end would.
-func (w *Worker) dropFrames(base int) {
-	for k := base; k < w.nframes; k++ {
-		if j := w.frames[k].j; j != nil {
-			j.run.(argClearer).clearArg()
-		}
-	}
-	w.popFrame(base)
 }
 
 // frameRecord puts a record of f in w's frame slot d, which holds another
@@ -282,9 +269,6 @@ func (f *Func[A, R]) joinLazy(w *Worker, a, b A, d int) (ra, rb R) {
 		}
 	}()
 	ra = f.fn(w, a)
-	if w.nframes != d+1 {
-		w.dropFrames(d + 1) // inline frames a panic f(a) recovered left
-	}
 	if fr.st == framePromoted && !w.takeBackJoin(j) {
 		fr.st = frameWaiting
 		w.waitFor(&j.latch, j)
@@ -331,14 +315,14 @@ func (w *Worker) settleFrame(d int, v any) {
 	if j.latch.state.Load() != latchUnset {
 		j.reset()
 	}
-	w.dropFrames(d) // and any inline frames the panic left above d
+	w.popFrame(d)
 	if pe != nil {
 		panic(pe)
 	}
 }
 
 // argClearer is implemented by the records frames hold (funcJob), so that
-// settleFrame and dropFrames can free one without knowing its type.
+// settleFrame can free one without knowing its type.
 type argClearer interface{ clearArg() }
 
 func (j *funcJob[A, R]) clearArg() { j.fn().clear(j) }

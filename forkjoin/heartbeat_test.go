@@ -239,10 +239,9 @@ func init() {
 }
 
 // TestRecoveredPanicDropsInlineFrames recovers panics that went through
-// inline frames (which have no defer), in the recursion itself and at the
-// task's end: the frames are gone once the recovering code returns to a
-// join or the task ends, their records hold no argument, and the worker
-// forks on as before.
+// lazy frames and inline joins (which have no defer), in the recursion
+// itself and at the task's end: no frame is left once the task ends, the
+// frames' records hold no argument, and the worker forks on as before.
 func TestRecoveredPanicDropsInlineFrames(t *testing.T) {
 	const depth = 4 * protectDepth
 	for _, recoverAt := range []int{depth / 4, -1} {

@@ -244,22 +244,17 @@ func (w *Worker) execute(j *job) {
 	if j.root != saved {
 		w.setRoot(j.root)
 	}
-	base := w.nframes
 	finished := false
 	defer func() {
 		if !finished {
 			// runtime.Goexit is unwinding this goroutine (a panic cannot
 			// reach here: execute recovers it). Fail the job, so that
 			// its joiner does not wait for ever.
-			w.dropFrames(base)
 			j.run.abandon(w)
 		}
 	}()
 	j.run.execute(w)
 	finished = true
-	if w.nframes != base {
-		w.dropFrames(base) // a panic went through inline frames (heartbeat.go)
-	}
 	if w.root != saved {
 		w.setRoot(saved)
 	}
