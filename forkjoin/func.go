@@ -110,6 +110,10 @@ func (f *Func[A, R]) Join(w *Worker, a, b A) (ra, rb R) {
 	if w.nframes-w.promoteAt < protectDepth {
 		// A lazy frame, or the first join of a task (which checks w),
 		// or shared-queue mode (where frames stay empty).
+		if w.shared {
+			w.checkLive()
+			return f.joinEager(w, a, b)
+		}
 		return f.joinLazy(w, a, b, w.nframes)
 	}
 	// An inline join (heartbeat.go): never promoted, so it needs no

@@ -231,7 +231,7 @@ func (f *Func[A, R]) frameRecord(w *Worker, d int) *job {
 // promote while f(a) runs.
 func (f *Func[A, R]) joinLazy(w *Worker, a, b A, d int) (ra, rb R) {
 	w.checkLive()
-	if w.shared || d >= lazyDepth {
+	if d >= lazyDepth {
 		return f.joinEager(w, a, b)
 	}
 	fr := &w.frames[d]
