@@ -89,20 +89,20 @@ func callFunc[A, R any](w *Worker, fn func(*Worker, A) R, a A) (r R, pe *PanicEr
 func (f *Func[A, R]) Call(w *Worker, a A) R { return f.fn(w, a) }
 
 // Join runs f(a) and f(b) in parallel and returns both results: f(a) runs at
-// once on w, and f(b) is made stealable. Then w runs f(b) itself, unless a
-// thief took it first, in which case w helps with other work until the thief
-// is done. A panic on either side is re-raised as a *PanicError after both
-// sides have finished.
+// once on w, and f(b) can be taken by another worker. Then w runs f(b)
+// itself, unless a thief took it first, in which case w helps with other
+// work until the thief is done. A panic on either side is re-raised as a
+// *PanicError after both sides have finished.
 //
-// In work-stealing mode the fork is lazy (heartbeat.go): f(b) waits in a
-// frame of w's own, which w offers to thieves about every 100 µs (oldest
-// first) or when another worker runs out of work; a frame nobody was
-// offered costs about a function call. Joins nested deeper than 256 fork
-// eagerly, as in shared-queue mode.
+// In work-stealing mode the fork is lazy (heartbeat.go): f(b) is made
+// stealable only when w offers its oldest pending joins to thieves, about
+// every 100 µs and when another worker runs out of work; a join nobody was
+// offered costs about two function calls. Past 256 pending lazy joins it
+// forks eagerly, as in shared-queue mode.
 //
 // Once the invocation is canceled, Join runs neither call and returns zero
-// values; a lazy Join notices at its next heartbeat check (within about
-// 20 µs of forking). Join and the closure Join are twins (see Join).
+// values; a lazy Join notices it within 32 forks. Join and the closure Join
+// are twins (see Join).
 func (f *Func[A, R]) Join(w *Worker, a, b A) (ra, rb R) {
 	if w == nil {
 		panic("forkjoin.Func.Join: w is nil; pass the *Worker your task received")

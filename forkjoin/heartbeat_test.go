@@ -9,7 +9,7 @@ import (
 	"unsafe"
 )
 
-// Tests of heartbeat promotion (heartbeat.go): every lazy or inline frame's
+// Tests of heartbeat promotion (heartbeat.go): every lazy or inline join's
 // forked side runs exactly once, whether the frame was promoted or not,
 // taken back or stolen, and panics and recovered panics leave the frames as
 // they found them.
@@ -278,7 +278,7 @@ func TestRecoveredPanicDropsInlineFrames(t *testing.T) {
 }
 
 // TestLazyJoinStopsWhenCanceled cancels an invocation in the middle of a
-// recursion of lazy and inline frames: the recursion stops forking within a
+// recursion of lazy and inline joins: the recursion stops forking within a
 // heartbeat check. One worker, which waits at the cancelling leaf until the
 // invocation sees the cancellation, so that the count does not depend on
 // timing.
