@@ -42,6 +42,7 @@ func onceBody(w *Worker, a onceArg) int {
 	n := a.hi - a.lo
 	if n == 1 {
 		a.runs[a.lo].Add(1)
+		leafWork(a.lo)
 		return 1
 	}
 	mid := a.lo + n/2
@@ -71,6 +72,18 @@ func onceBody(w *Worker, a onceArg) int {
 	x, y := onceFunc.Join(w, l, r)
 	return x + y
 }
+
+// leafWork is a leaf's computation: long enough (about a microsecond) that
+// the run lasts for thieves to wake up and steal promoted frames.
+func leafWork(seed int) {
+	x := uint64(seed) | 1
+	for range 500 {
+		x = x*6364136223846793005 + 1
+	}
+	leafSink.Add(x >> 63)
+}
+
+var leafSink atomic.Uint64
 
 func checkOnce(t *testing.T, runs []atomic.Int32) {
 	t.Helper()
@@ -129,6 +142,7 @@ func TestPromotedFramesRunOnce(t *testing.T) {
 								t.Errorf("worker %d left nframes, promoteAt = %d, %d; want 0, 0", w.id, w.nframes, w.promoteAt)
 							}
 						}
+						t.Logf("%d frames promoted; %+v", promotions(p), p.Stats())
 						// Every run promotes at least its outermost frame.
 						if n := promotions(p); n < 3 || every && n < uint64(leaves)/8 {
 							t.Errorf("%d frames promoted in 3 runs; the test does not exercise promotion", n)
