@@ -11,13 +11,14 @@ import (
 // pays for being stealable every time: a fenced push, a fenced pop, a look
 // at the sleepers. Func.Join therefore forks lazily, after Acar, Charguéraud,
 // Guatto, Rainey and Sieczkowski ("Heartbeat Scheduling", PLDI 2018) and
-// Spice: it only records the forked side in a frame of the worker's own and
-// runs the inline side; when that returns, it runs the forked side inline
-// too. No atomic, no deque operation, no allocation. Every heartbeat the
-// worker promotes its oldest promotable frame, the largest piece of work it
-// holds, into a real job on its deque, where thieves and helpers find it as
-// any forked job; the join of a promoted frame is the eager join (take back,
-// else help).
+// Spice: it runs the inline side at once and, when that returns, the forked
+// side too, keeping the forked side only where the worker itself can find
+// it: in a frame of the worker's own, or for most joins just in the join's
+// stack frame. No atomic, no deque operation, no allocation. Every
+// heartbeat the worker promotes its oldest promotable frame, the largest
+// piece of work it holds, into a real job on its deque, where thieves and
+// helpers find it as any forked job; the join of a promoted frame is the
+// eager join (take back, else help).
 //
 // The frames. frames[:nframes] are the lazy Func.Joins running on this
 // worker, oldest first: frames[d] holds the record of the d-th, which
@@ -51,11 +52,11 @@ import (
 // When f(a) returns, the join reads the state: still lazy, then nobody else
 // ever saw the record, and the join runs f(b) itself; promoted, then the
 // deque hands the record to exactly one taker: the joiner's own pop
-// (takeBackJoin), a thief, or a helper. An inline join's f(b) is never
-// anywhere but in its own frame on the goroutine's stack. Promotion and the joiner's read of
-// the state are on the same goroutine, so the joiner cannot miss a promotion
-// made while f(a) ran: promotion happens only inside f(a), at a fork or an
-// eager fork below this one, on this worker.
+// (takeBackJoin), a thief, or a helper. Promotion and the joiner's read of
+// the state are on the same goroutine, so the joiner cannot miss a
+// promotion made while f(a) ran: promotion happens only inside f(a), at a
+// fork or an eager fork below this one, on this worker. An inline join's
+// f(b) never leaves its own stack frame.
 //
 // Why the deque stays in fork order. The deque must hold older forks nearer
 // its top (thieves take the oldest, the largest work, and takeBackJoin's

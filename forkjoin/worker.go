@@ -45,10 +45,9 @@ type Worker struct {
 	open []*job
 
 	// Lazy frames of Func.Join (heartbeat.go), owner-only: frames[:nframes]
-	// are the joins running inline, oldest first; each below promoteAt
-	// was promoted to the deque or is running its forked side inline.
-	// hbLeft counts forks down to the next heartbeat check; the others
-	// pace the checks and promotions.
+	// are the pending lazy joins, oldest first, and none below promoteAt
+	// may be promoted any more. hbLeft counts forks down to the next
+	// heartbeat check; the others pace the checks and promotions.
 	nframes, promoteAt, hbLeft int
 	hbStrides, hbEvery         int
 	hbCheck, hbLast            int64
