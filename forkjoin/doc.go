@@ -35,7 +35,12 @@
 // (package wsdeque). A fork pushes the forked half on the worker's own deque
 // and runs the other half at once (work-first). When the first half returns,
 // the worker pops the forked half back and runs it itself, unless a thief
-// took it. A worker whose deque is empty steals from a random victim: half of
+// took it. Func.Join forks lazily instead: the forked half waits in a frame
+// of the worker's own, with no atomic and no deque operation, and the worker
+// pushes its oldest such frame on its deque about every 100 µs, or within a
+// few forks when another worker finds its deque empty (heartbeat.go); a
+// frame nobody took is run inline when the first half returns. A worker
+// whose deque is empty steals from a random victim: half of
 // the victim's deque (StealHalf, the default) or its oldest task (StealOne).
 // The oldest tasks are the largest in divide-and-conquer work, so a few
 // hundred steals are typically enough to keep every worker busy for millions
@@ -59,7 +64,8 @@
 // that a task leaves unjoined is joined when that task returns (its panic
 // becomes the task's). InvokeContext returns only once its tasks have
 // stopped; cancellation makes them stop early, since every fork point starts
-// nothing new once the invocation is canceled. Invoke on the pool a task
+// nothing new once the invocation is canceled (Func.Join sees it within 32
+// forks). Invoke on the pool a task
 // already runs on runs inline, as a nested invocation. A *Worker is valid
 // only inside the task it was handed to: the entry points panic when given
 // one kept after its task returned, or used from another goroutine or in a
@@ -121,7 +127,8 @@
 //
 //   - Every task runs exactly once: a deque or the shared queue hands each
 //     job to exactly one taker, and a joiner runs its job inline only when it
-//     took it back from there.
+//     took it back from there, or never made it stealable (a lazy frame
+//     nobody promoted).
 //   - A job record is reused only by the worker that forked it, and only after
 //     its join has seen it complete.
 //   - A joiner re-raises a panic only after both sides of its join finished,

@@ -70,16 +70,50 @@ func callFunc[A, R any](w *Worker, fn func(*Worker, A) R, a A) (r R, pe *PanicEr
 // Call runs f on a in the calling task, without forking.
 func (f *Func[A, R]) Call(w *Worker, a A) R { return f.fn(w, a) }
 
-// Join runs f(a) and f(b) in parallel and returns both results: f(b) is made
-// stealable and f(a) runs at once on w; then w takes f(b) back and runs it
-// itself unless a thief took it first, in which case w helps with other work
-// until the thief is done. A panic on either side is re-raised as a
+// Join runs f(a) and f(b) in parallel and returns both results: f(a) runs at
+// once on w, and f(b) can be taken by another worker. Then w runs f(b)
+// itself, unless a thief took it first, in which case w helps with other
+// work until the thief is done. A panic on either side is re-raised as a
 // *PanicError after both sides have finished.
 //
+// In work-stealing mode the fork is lazy (heartbeat.go): f(b) is made
+// stealable only when w offers its oldest pending joins to thieves, about
+// every 100 µs and when another worker runs out of work; a join nobody was
+// offered costs about two function calls. Past 256 pending lazy joins it
+// forks eagerly, as in shared-queue mode.
+//
 // Once the invocation is canceled, Join runs neither call and returns zero
-// values. Join and the closure Join are twins (see Join).
+// values; a lazy Join notices it within 32 forks. Join and the closure Join
+// are twins (see Join).
 func (f *Func[A, R]) Join(w *Worker, a, b A) (ra, rb R) {
-	if w.canceledOrStale() {
+	if w == nil {
+		panic("forkjoin.Func.Join: w is nil; pass the *Worker your task received")
+	}
+	if w.nframes-w.promoteAt < protectDepth {
+		// A lazy frame, or the first join of a task (which checks w),
+		// or shared-queue mode (where frames stay empty).
+		if w.shared {
+			w.checkLive()
+			return f.joinEager(w, a, b)
+		}
+		return f.joinLazy(w, a, b, w.nframes)
+	}
+	// An inline join (heartbeat.go): never promoted, so it needs no
+	// frame, no record and no defer. A *Worker kept after its task
+	// returned has no frames: the stale check (joinLazy) sees it.
+	if w.hbLeft--; w.hbLeft < 0 {
+		if w.heartbeat() {
+			return ra, rb
+		}
+	}
+	w.nTasks++
+	return f.fn(w, a), f.fn(w, b)
+}
+
+// joinEager is Join with an eager fork: its record is pushed on the deque
+// (or the shared queue) before f(a) runs.
+func (f *Func[A, R]) joinEager(w *Worker, a, b A) (ra, rb R) {
+	if w.Canceled() {
 		return ra, rb
 	}
 	j := f.get(w)
@@ -99,7 +133,7 @@ func (f *Func[A, R]) Join(w *Worker, a, b A) (ra, rb R) {
 		rb = f.fn(w, j.arg)
 	} else {
 		st = joinWaiting
-		w.waitFor(&j.job.latch, &j.job)
+		w.waitFor(&j.latch, &j.job)
 		st = joinDone
 		rb = j.res
 		if pe := j.panic; pe != nil {

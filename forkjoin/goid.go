@@ -55,18 +55,16 @@ func (w *Worker) check(fn string) {
 	}
 }
 
-// canceledOrStale is Canceled for the fork fast path (Func.Join), which
-// cannot afford check's goroutine comparison on every fork: it catches a nil
-// w, and a *Worker used while it runs no task (kept after Invoke returned),
-// and leaves the rest of check's cases to the entry points around it
-// (Invoke, Scope, For, Spawn), documented at Worker.
-func (w *Worker) canceledOrStale() bool {
+// checkLive is check for the fork fast path (Func.Join), which cannot
+// afford check's goroutine comparison on every fork: it catches a nil w, and
+// a *Worker used while it runs no task (kept after Invoke returned), and
+// leaves the rest of check's cases to the entry points around it (Invoke,
+// Scope, For, Spawn), documented at Worker. It inlines to two compares.
+func (w *Worker) checkLive() {
 	if w == nil {
 		panic("forkjoin.Func.Join: w is nil; pass the *Worker your task received")
 	}
-	r := w.curRoot.Load() // atomic: a misused w may be read from another goroutine
-	if r == nil {
+	if w.curRoot.Load() == nil { // atomic: a misused w may be read from another goroutine
 		w.check("forkjoin.Func.Join")
 	}
-	return r.canceled.Load()
 }

@@ -34,9 +34,12 @@ import "unsafe"
 //
 // Free records live in a small per-worker table keyed by what determines a
 // record's type: the Func for a Func's records, the record type itself for
-// Join's, Spawn's and scope tasks' (typeKey). Func.Join keeps the record it
-// freed last in Worker.hot, past the table: joins nest, so it is the one the
-// next fork wants.
+// Join's, Spawn's and scope tasks' (typeKey). An eager fork of a Func keeps
+// the record it freed last in Worker.hot, past the table: joins nest, so it
+// is the one the next fork wants. A lazy Func.Join keeps its record in its
+// frame slot (Worker.frames, heartbeat.go), for the next join at that depth;
+// a slot's record is free once its join has taken its argument out or seen
+// its latch, and is cleared then, as rules 2 and 4 ask.
 
 // funcCacheSize is the size of the table. A Func needs no registration, and
 // a dropped Func leaves nothing behind but a few records, which the next key

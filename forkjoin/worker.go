@@ -32,7 +32,7 @@ type Worker struct {
 	nTasks uint64
 	// curRoot mirrors root for other goroutines: helpers on other
 	// workers, which steal from us while they wait only if we run their
-	// invocation (helpSteal), and canceledOrStale. Stored only when root
+	// invocation (helpSteal), and checkLive. Stored only when root
 	// changes; loading it costs what loading root does.
 	curRoot atomic.Pointer[root]
 	labeled bool // the goroutine carries an invocation's profiler labels (setRoot)
@@ -56,6 +56,16 @@ type Worker struct {
 	// first; call joins those a task leaves behind (joinOpen).
 	open []*job
 
+	// Lazy frames of Func.Join (heartbeat.go), owner-only: frames[:nframes]
+	// are the pending lazy joins, oldest first, and none below promoteAt
+	// may be promoted any more. hbLeft counts forks down to the next
+	// heartbeat check; the others pace the checks and promotions.
+	nframes, promoteAt, hbLeft int
+	hbStrides, hbEvery         int
+	hbCheck, hbLast            int64
+	nPromoted                  uint64 // frames promoted, for tests and benchmarks
+	frames                     [lazyDepth]lazyFrame
+
 	funcs [funcCacheSize]funcCacheEntry // free records of Funcs, see func.go
 	hot   *job                          // a free Func record, before the table (Func.put)
 	// Finished tasks of one scope not yet subtracted from its count; see
@@ -70,10 +80,13 @@ type Worker struct {
 	retN             int
 
 	// returned holds records other workers ran for us (Func.Go and S.Go)
-	// and sent back (records.go). Other workers CAS it, so it sits on a line of its own.
+	// and sent back (records.go); beat is set by a worker that found our
+	// deque empty, asking for a lazy frame (heartbeat.go). Other workers
+	// write them, so they sit on a line of their own.
 	_        [64]byte
 	returned atomic.Pointer[job]
-	_        [56]byte
+	beat     atomic.Bool
+	_        [52]byte
 
 	stats workerStats
 }
@@ -212,6 +225,7 @@ func (w *Worker) stealRound() *job {
 // find it.
 func (w *Worker) stealFrom(v *Worker) (*job, int) {
 	if v.deque.Len() == 0 {
+		v.requestBeat() // v may have lazy frames to promote (heartbeat.go)
 		return nil, 0
 	}
 	w.stats.stealAttempts.Add(1)
@@ -267,7 +281,8 @@ func (w *Worker) execute(j *job) {
 
 // setRoot makes r the invocation w runs, for w.Canceled and for helpers
 // deciding whether they may steal from w (helpSteal). Only w's goroutine
-// calls it.
+// calls it. Lazy frames do not record their invocation, so those of the
+// invocation being left are promoted first.
 //
 // The worker's goroutine takes the profiler labels of the invocation's
 // context (InvokeContext with a context made by pprof.WithLabels or inside
@@ -275,6 +290,9 @@ func (w *Worker) execute(j *job) {
 // it serves. Switching labels costs a context lookup, paid only when the
 // invocation changes and one side has a context.
 func (w *Worker) setRoot(r *root) {
+	if w.promoteAt < w.nframes {
+		w.promoteAll() // lazy frames are of w.root (heartbeat.go)
+	}
 	w.root = r
 	w.curRoot.Store(r)
 	if r != nil && r.ctx != nil {
@@ -299,6 +317,9 @@ func (w *Worker) fork(j *job) {
 // and wakes a parked worker for it if nobody searches. Only w's goroutine
 // calls it: fork, and closeBatch for a batch stamped when it was opened.
 func (w *Worker) push(j *job) {
+	if w.promoteAt < w.nframes {
+		w.promoteAll() // keep the deque in fork order (heartbeat.go)
+	}
 	w.tick()
 	w.nTasks++
 	p := w.pool

@@ -24,6 +24,10 @@ import (
 //     that reads come about every clockEvery: one clock read per some
 //     hundreds of tiny forks, one per leaf of a loop whose leaves are long.
 //
+// Lazy forks (Func.Join's fast path, heartbeat.go) do not tick: they read
+// the same clock on their own adaptive schedule in heartbeat, which applies
+// the same yield rule.
+//
 // Gosched puts the worker at the back of the global run queue; with nothing
 // else to run it is back at once (about 100 ns, once per yieldInterval).
 const (
