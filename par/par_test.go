@@ -416,7 +416,10 @@ func TestWorkersEnv(t *testing.T) {
 		{"many", "FJKIT_WORKERS=\"many\"", true},
 	} {
 		cmd := exec.Command(os.Args[0], "-test.run=^$")
-		cmd.Env = append(os.Environ(), childEnv+"=1", "FJKIT_WORKERS="+tc.env)
+		// The child gets our GOMAXPROCS, which -test.cpu may have set
+		// (it is not inherited): "0" means that many workers.
+		cmd.Env = append(os.Environ(), childEnv+"=1", "FJKIT_WORKERS="+tc.env,
+			"GOMAXPROCS="+strconv.Itoa(runtime.GOMAXPROCS(0)))
 		out, err := cmd.CombinedOutput()
 		if (err != nil) != tc.fails || !strings.Contains(string(out), tc.want) {
 			t.Errorf("FJKIT_WORKERS=%s: err %v, output %q; want failure %v and output containing %q", tc.env, err, out, tc.fails, tc.want)
