@@ -24,7 +24,17 @@ func blockPartitionOrdered[E cmp.Ordered](data []E, l, r int, pivot E) (int, int
 			blk := data[l : l+pdqBlock : l+pdqBlock]
 			for i := 0; i < pdqBlock; i++ {
 				offL[numL&(pdqBlock-1)] = uint8(i)
-				numL += b2i(!cmp.Less(blk[i], pivot))
+				// inc is 0 or 1, set with a flag instruction, not a
+				// branch. A helper func b2i(bool) int did this until it
+				// was found left out of line when the sort was
+				// instantiated from another package's generic function
+				// (algos.QuickSort, par.Sort): 10^6 random int64s took
+				// 131 ms instead of 59.
+				var inc int
+				if !cmp.Less(blk[i], pivot) {
+					inc = 1
+				}
+				numL += inc
 			}
 		}
 		if numR == 0 {
@@ -32,7 +42,11 @@ func blockPartitionOrdered[E cmp.Ordered](data []E, l, r int, pivot E) (int, int
 			blk := data[r-pdqBlock : r : r]
 			for i := 0; i < pdqBlock; i++ {
 				offR[numR&(pdqBlock-1)] = uint8(i)
-				numR += b2i(cmp.Less(blk[pdqBlock-1-i], pivot))
+				var inc int
+				if cmp.Less(blk[pdqBlock-1-i], pivot) {
+					inc = 1
+				}
+				numR += inc
 			}
 		}
 		num := min(numL, numR)
@@ -53,13 +67,4 @@ func blockPartitionOrdered[E cmp.Ordered](data []E, l, r int, pivot E) (int, int
 		}
 	}
 	return l, r
-}
-
-// b2i is 1 for true and 0 for false; it compiles to a flag-setting
-// instruction, not a branch.
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
