@@ -144,20 +144,35 @@ func (s *S) finish(n int64) {
 // finishScopeTask records that w finished n of s's tasks. Workers batch
 // these counts, so that a worker running many small tasks of one scope does
 // not bounce the scope's counter between cores once per task. The batch is
-// flushed before w runs a task of another scope, when it finds no work at
-// all (before it searches on or parks), and while it waits; a worker that
-// keeps taking tasks of the same scope, from its deque or by stealing, keeps
-// counting. So the scope's owner never waits on a count that a worker holds
-// while not running the scope's tasks, and the backlog bound (full) sees
-// counts late, which errs toward running tasks inline in the spawning loop:
-// for small tasks that is cheaper than queueing them (see docs/design.md).
+// flushed once it holds scopeFlushEvery tasks, before w runs a task of
+// another scope, when it finds no work at all (before it searches on or
+// parks), and while it waits. So the scope's owner never waits on a count
+// that a worker holds while not running the scope's tasks, and the backlog
+// bound (full) sees at most scopeFlushEvery tasks per worker that have
+// finished as still pending.
+//
+// Without the bound on a held count, the bound was wrong in the way that
+// matters most: a spawning loop whose batches ran inline (endBatch) held
+// every finished count itself, so once the scope first reached its bound it
+// saw it full for ever, ran every later task inline and published nothing
+// for the thieves; two workers ran the seeds' flat workload no faster than
+// one (TestBackloggedScopeKeepsPublishing).
 func (w *Worker) finishScopeTask(s *S, n int64) {
 	if w.doneScope != s {
 		w.flushScope()
 		w.doneScope = s
 	}
-	w.doneCount += n
+	if w.doneCount += n; w.doneCount >= scopeFlushEvery {
+		w.flushScope()
+	}
 }
+
+// scopeFlushEvery is how many finished tasks of one scope a worker counts
+// before it publishes the count (finishScopeTask): one atomic add on the
+// scope's shared counter per 256 tasks is too rare to cost anything, and a
+// few hundred tasks per worker is a small error against the backlog bound
+// (pendingPerWorker per worker).
+const scopeFlushEvery = 256
 
 // flushScope publishes w's batched scope counts.
 func (w *Worker) flushScope() {
