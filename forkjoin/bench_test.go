@@ -150,23 +150,33 @@ func seedTask(seed uint64, weight int) uint64 {
 	return state
 }
 
-type seedArg struct {
-	i      int
+// seedWork is what the flat workload's tasks share: the weight and the
+// output, as in fjbench.
+type seedWork struct {
 	weight int
 	out    []uint64
 }
 
+// seedArg is a Func.Go task's argument: two words, as fjbench's, so that
+// both measure the same spawn.
+type seedArg struct {
+	sw *seedWork
+	i  int
+}
+
 var seedFunc = NewFunc(func(_ *Worker, a seedArg) struct{} {
-	a.out[a.i] = seedTask(uint64(a.i), a.weight)
+	a.sw.out[a.i] = seedTask(uint64(a.i), a.sw.weight)
 	return struct{}{}
 })
 
 // BenchmarkSeedFlat is the seeds' flat workload: one task spawns every task
-// in a Scope and waits. Work stealing against the shared queue, same run.
+// in a Scope and waits (closure: S.Go; func: Func.Go), or ForRange with grain
+// 1 makes every task a piece of its own (range). Work stealing against the
+// shared queue, same run.
 func BenchmarkSeedFlat(b *testing.B) {
 	const tasks = 1 << 21 // about 2·10⁶
 	for _, weight := range []int{4, 20, 400} {
-		for _, spawn := range []string{"closure", "func"} {
+		for _, spawn := range []string{"closure", "func", "range"} {
 			for _, mode := range []Mode{WorkStealing, SharedQueue} {
 				for _, workers := range []int{1, 2} {
 					name := "weight=" + itoa(weight) + "/" + spawn + "/" + mode.String() + "/workers=" + itoa(workers)
@@ -174,15 +184,26 @@ func BenchmarkSeedFlat(b *testing.B) {
 						p := New(Workers(workers), WithMode(mode))
 						defer p.Close()
 						out := make([]uint64, tasks)
+						sw := &seedWork{weight, out}
 						run := func() {
 							Run(p, func(w *Worker) {
-								Scope(w, func(s *S) {
-									for i := range tasks {
-										if spawn == "func" {
-											seedFunc.Go(s, seedArg{i, weight, out})
-										} else {
-											s.Go(func(*Worker) { out[i] = seedTask(uint64(i), weight) })
+								if spawn == "range" { // a recursive split down to single tasks
+									ForRange(w, 0, tasks, 1, func(_ *Worker, lo, hi int) {
+										for i := lo; i < hi; i++ {
+											out[i] = seedTask(uint64(i), weight)
 										}
+									})
+									return
+								}
+								Scope(w, func(s *S) {
+									if spawn == "func" {
+										for i := range tasks {
+											seedFunc.Go(s, seedArg{sw, i})
+										}
+										return
+									}
+									for i := range tasks {
+										s.Go(func(*Worker) { out[i] = seedTask(uint64(i), weight) })
 									}
 								})
 							})

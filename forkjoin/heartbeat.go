@@ -133,11 +133,22 @@ func nanotime() int64 { return int64(now()) }
 // hbEvery forks, reads the clock and promotes one if heartbeatPeriod has
 // passed since the last time. Only w's goroutine calls it.
 func (w *Worker) heartbeat() (canceled bool) {
+	canceled, promote := w.beatDue()
+	if promote {
+		w.promoteOldest()
+	}
+	return canceled
+}
+
+// beatDue is heartbeat without the promotion: it reports whether the
+// invocation is canceled, and whether a frame should be promoted now (the
+// beat flag, or heartbeatPeriod passed). A fixed-grain loop (forChunks)
+// calls it to decide when to split. Only w's goroutine calls it.
+func (w *Worker) beatDue() (canceled, promote bool) {
 	if w.root.canceled.Load() {
 		w.hbLeft = 0 // look again at every fork until the invocation is gone
-		return true
+		return true, false
 	}
-	promote := false
 	if w.beat.Load() {
 		w.beat.Store(false)
 		promote = true
@@ -165,25 +176,23 @@ func (w *Worker) heartbeat() (canceled bool) {
 		}
 	}
 	w.hbLeft = min(w.hbEvery, hbStride-1)
-	if promote {
-		w.promoteOldest()
-	}
-	return false
+	return false, promote
 }
 
-// promoteOldest promotes the oldest lazy frame. With none left, it moves
-// promoteAt to the top, so that the joins forked next are lazy frames. Only
-// w's goroutine calls it.
-func (w *Worker) promoteOldest() {
+// promoteOldest promotes the oldest lazy frame and reports whether there
+// was one. With none left, it moves promoteAt to the top, so that the joins
+// forked next are lazy frames. Only w's goroutine calls it.
+func (w *Worker) promoteOldest() bool {
 	for k := w.promoteAt; k < w.nframes; k++ {
 		if fr := &w.frames[k]; fr.st == frameLazy {
 			w.promoteAt = k + 1
 			w.promote(fr)
 			w.pool.sleep.notify()
-			return
+			return true
 		}
 	}
 	w.promoteAt = w.nframes
+	return false
 }
 
 // promoteAll promotes every lazy frame, oldest first: an eager fork is about

@@ -121,6 +121,10 @@ func TestResultsMatchSerial(t *testing.T) {
 								t.Errorf("piece [%d, %d) outside [%d, %d)", a, b, lo, lo+loopN)
 								return
 							}
+							if grain > 0 && ((a-lo)%grain != 0 || b-a != grain && b != lo+loopN) {
+								// Wherever the splits fall, the pieces are the same.
+								t.Errorf("piece [%d, %d) is not [lo+k·grain, lo+(k+1)·grain) (lo %d, grain %d)", a, b, lo, grain)
+							}
 							for {
 								m := maxPiece.Load()
 								if int64(b-a) <= m || maxPiece.CompareAndSwap(m, int64(b-a)) {

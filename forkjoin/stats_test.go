@@ -16,14 +16,9 @@ func fibForks(n int) uint64 {
 	return 1 + fibForks(n-1) + fibForks(n-2)
 }
 
-// rangeForks is the number of forks ForRange makes with a fixed grain: one
-// per split, and a piece splits while it is longer than grain.
-func rangeForks(n, grain int) uint64 {
-	if n <= grain {
-		return 0
-	}
-	return 1 + rangeForks(n/2, grain) + rangeForks(n-n/2, grain)
-}
+// rangePieces is the number of pieces ForRange runs with a fixed grain, each
+// counted as one task: the splits that hand them out are not.
+func rangePieces(n, grain int) uint64 { return uint64((n + grain - 1) / grain) }
 
 // TestStatsTasks checks that Tasks counts exactly the tasks of a known
 // workload: every fork, spawn and scope task, plus one per invocation.
@@ -56,7 +51,7 @@ func TestStatsTasks(t *testing.T) {
 				}, 500 + 1},
 				{"ForRange", func() {
 					forkjoin.Run(p, func(w *forkjoin.Worker) { forkjoin.ForRange(w, 0, 10000, 37, func(*forkjoin.Worker, int, int) {}) })
-				}, rangeForks(10000, 37) + 1},
+				}, rangePieces(10000, 37) + 1},
 				{"Invoke x3", func() {
 					for range 3 {
 						forkjoin.Run(p, func(*forkjoin.Worker) {})

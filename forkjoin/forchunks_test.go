@@ -1,0 +1,69 @@
+package forkjoin_test
+
+import (
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/fjkit/fjkit/forkjoin"
+)
+
+// TestFixedGrainLoopSpreads checks that a fixed-grain loop, which a worker
+// runs piece by piece and splits only when another worker may take half
+// (forChunks), still spreads over the pool: idle workers get work at the
+// start, and thieves that run dry get half of what is left. Pieces that
+// sleep make the loop long enough for every worker to ask.
+func TestFixedGrainLoopSpreads(t *testing.T) {
+	for _, workers := range []int{2, 4} {
+		p := forkjoin.New(forkjoin.Workers(workers))
+		var ran [8]atomic.Int64
+		var pieces atomic.Int64
+		forkjoin.Run(p, func(w *forkjoin.Worker) {
+			forkjoin.ForRange(w, 0, 64*workers, 1, func(w *forkjoin.Worker, lo, hi int) {
+				ran[w.ID()].Add(1)
+				pieces.Add(int64(hi - lo))
+				time.Sleep(200 * time.Microsecond)
+			})
+		})
+		p.Close()
+		busy := 0
+		for i := range workers {
+			if ran[i].Load() > 0 {
+				busy++
+			}
+		}
+		if pieces.Load() != int64(64*workers) {
+			t.Errorf("%d workers: ran %d indices, want %d", workers, pieces.Load(), 64*workers)
+		}
+		if busy < 2 {
+			t.Errorf("%d workers: only %d of them ran pieces of a loop of %d sleeping pieces", workers, busy, 64*workers)
+		}
+	}
+}
+
+// TestFixedGrainLoopSplitsForThief checks the split on demand in the middle
+// of a loop: the upper half of the range is instant, the lower half sleeps,
+// so the worker that took the upper half runs dry at once and asks; the
+// worker running the lower half must then split what it has left, and the
+// thief run some of the lower half's pieces.
+func TestFixedGrainLoopSplitsForThief(t *testing.T) {
+	p := forkjoin.New(forkjoin.Workers(2))
+	defer p.Close()
+	const n = 128
+	var owner [n]atomic.Int64
+	forkjoin.Run(p, func(w *forkjoin.Worker) {
+		forkjoin.ForRange(w, 0, n, 1, func(w *forkjoin.Worker, lo, _ int) {
+			owner[lo].Store(int64(w.ID()) + 1)
+			if lo < n/2 {
+				time.Sleep(200 * time.Microsecond)
+			}
+		})
+	})
+	first := owner[0].Load()
+	for i := range n / 2 {
+		if owner[i].Load() != first {
+			return // a second worker ran a piece of the slow half
+		}
+	}
+	t.Errorf("one worker ran all %d slow pieces; the other, dry after the fast half, got none", n/2)
+}
