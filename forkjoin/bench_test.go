@@ -178,7 +178,7 @@ func BenchmarkSeedFlat(b *testing.B) {
 	for _, weight := range []int{4, 20, 400} {
 		for _, spawn := range []string{"closure", "func", "range"} {
 			for _, mode := range []Mode{WorkStealing, SharedQueue} {
-				for _, workers := range []int{1, 2} {
+				for _, workers := range []int{1, 2, 16} {
 					name := "weight=" + itoa(weight) + "/" + spawn + "/" + mode.String() + "/workers=" + itoa(workers)
 					b.Run(name, func(b *testing.B) {
 						p := New(Workers(workers), WithMode(mode))

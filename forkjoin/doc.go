@@ -109,7 +109,11 @@
 // honoured within about a millisecond plus the longest such stretch. A
 // program that needs a P for latency-critical goroutines at all times (a
 // server's request handlers next to batch work) should size its pool below
-// GOMAXPROCS: Workers(runtime.GOMAXPROCS(0)-1).
+// GOMAXPROCS: Workers(runtime.GOMAXPROCS(0)-1). A pool larger than
+// GOMAXPROCS is oversubscribed: its workers already take turns on the Ps,
+// and while more of them are awake than there are Ps they yield only every
+// millisecond (a yield would mostly hand the P to another worker), so
+// expect a few milliseconds of lateness there.
 //
 // # What a task may block on
 //

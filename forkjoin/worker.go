@@ -44,9 +44,11 @@ type Worker struct {
 	joining, wokeForWork bool
 
 	// The yield clock (yield.go): ticks left before the next clock read,
-	// the budget it is reset to, and the times of the last read and yield.
+	// the budget it is reset to, and the times of the last read and yield;
+	// GOMAXPROCS as last read, and the yields left before it is read again.
 	ticks, tickEvery     int32
 	lastClock, lastYield time.Duration
+	procs, procsLeft     int
 
 	// batch is the open spawn batch: a record on no deque, counted in no
 	// scope yet, that the running task's next spawns fill (batch.go).
