@@ -4,6 +4,7 @@ import (
 	"context"
 	"runtime/trace"
 	"sync/atomic"
+	"time"
 )
 
 // root is one invocation: the identity that isolates helping (a waiting
@@ -15,6 +16,11 @@ type root struct {
 	// late: ctx was done when fn returned, so its result may be partial.
 	// Written before the root job's done channel closes.
 	late bool
+	// queued is when the root was submitted (now()); deadline, whether its
+	// context has one. Both written before it is queued, read by idle
+	// workers choosing a root (queue.popForIdle).
+	queued   time.Duration
+	deadline bool
 }
 
 // rootJob is the task Invoke hands to the pool through the injector.
@@ -194,6 +200,10 @@ func submit[T any](p *Pool, fn func(*Worker) T, ctx context.Context) *rootJob[T]
 	j.run = j
 	j.rt.ctx = ctx
 	j.root = &j.rt
+	j.rt.queued = now()
+	if ctx != nil {
+		_, j.rt.deadline = ctx.Deadline()
+	}
 	p.mu.Lock()
 	if p.closed {
 		p.mu.Unlock()

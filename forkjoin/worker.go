@@ -190,12 +190,12 @@ func (w *Worker) find() *job {
 		if j := p.shared.popFront(&w.stats); j != nil {
 			return j
 		}
-		return p.injector.popFront(nil)
+		return p.injector.popForIdle()
 	}
 	if j, ok := w.deque.Pop(); ok {
 		return j
 	}
-	if j := p.injector.popFront(nil); j != nil {
+	if j := p.injector.popForIdle(); j != nil {
 		return j
 	}
 	return w.stealRound()
