@@ -90,7 +90,7 @@ package sorts
 // range (true of every quicksort subrange), which lets a pivot equal to
 // data[r.a-1] be recognised as the smallest value of the range.
 func pdq{{.FuncSuffix}}{{.TypeParam}}(data []E, r pdqRange{{.ExtraParam}}) {
-	for r.b-r.a > pdqInsertionCutoff {
+	for r.b-r.a > {{if .Branchless}}pdqInsertionCutoffCheap{{else}}pdqInsertionCutoff{{end}} {
 		pivot, hint, ok := choosePivot{{.FuncSuffix}}(data, &r{{.ExtraArg}})
 		if !ok {
 			return

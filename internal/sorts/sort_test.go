@@ -64,7 +64,7 @@ var intSorts = []intSort{
 func sortSizes() []int {
 	sizes := []int{0, 1, 2, 3}
 	for _, c := range []int{
-		insertionSortRun, pdqInsertionCutoff, pdqNintherThreshold, 2 * pdqBlock,
+		insertionSortRun, pdqInsertionCutoff, pdqInsertionCutoffCheap, pdqNintherThreshold, 2 * pdqBlock,
 		mergeSerialCutoff, mergeSortSerialCutoff, quickSortSerialCutoff,
 	} {
 		sizes = append(sizes, c-1, c, c+1)

@@ -14,7 +14,7 @@ import "cmp"
 // range (true of every quicksort subrange), which lets a pivot equal to
 // data[r.a-1] be recognised as the smallest value of the range.
 func pdqOrdered[E cmp.Ordered](data []E, r pdqRange) {
-	for r.b-r.a > pdqInsertionCutoff {
+	for r.b-r.a > pdqInsertionCutoffCheap {
 		pivot, hint, ok := choosePivotOrdered(data, &r)
 		if !ok {
 			return
