@@ -143,7 +143,10 @@ func forChunks(w *Worker, a forArgs) {
 // single pieces: that mode is the baseline of the classic design, in which
 // every split is a task on the one queue.
 func forSplit(w *Worker, a forArgs) {
-	pieces := (a.hi - a.lo + a.grain - 1) / a.grain
+	if w.Canceled() {
+		return // joinEager would start nothing, and push nothing to count
+	}
+	pieces := (a.hi-a.lo-1)/a.grain + 1 // not hi-lo+grain-1, which can overflow
 	mid := a.lo + pieces/2*a.grain
 	left, right := a, a
 	left.hi, right.lo = mid, mid

@@ -1,6 +1,7 @@
 package forkjoin_test
 
 import (
+	"math"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -66,4 +67,25 @@ func TestFixedGrainLoopSplitsForThief(t *testing.T) {
 		}
 	}
 	t.Errorf("one worker ran all %d slow pieces; the other, dry after the fast half, got none", n/2)
+}
+
+// TestFixedGrainLoopHugeRange checks a split of a range whose length plus
+// grain overflows an int: forSplit's piece count once did, and split a
+// range into an empty piece and the whole range again.
+func TestFixedGrainLoopHugeRange(t *testing.T) {
+	p := forkjoin.New(forkjoin.Workers(2))
+	defer p.Close()
+	const grain = 1 << 62
+	var pieces, empty atomic.Int64
+	forkjoin.Run(p, func(w *forkjoin.Worker) {
+		forkjoin.ForRange(w, 0, math.MaxInt, grain, func(_ *forkjoin.Worker, lo, hi int) {
+			pieces.Add(1)
+			if lo >= hi || lo%grain != 0 {
+				empty.Add(1)
+			}
+		})
+	})
+	if want := int64((math.MaxInt-1)/grain + 1); pieces.Load() != want || empty.Load() != 0 {
+		t.Errorf("ran %d pieces (%d empty or misaligned), want %d", pieces.Load(), empty.Load(), want)
+	}
 }

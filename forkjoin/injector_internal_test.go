@@ -8,7 +8,8 @@ import (
 // TestInjectorServesNewestDeadlineRootWhenBackedUp checks the idle
 // worker's choice from the injector (popForIdle): the oldest job, except
 // that a root with a deadline at the back goes first once the oldest root
-// has waited backlogDelay, until it has waited starveDelay.
+// has waited backlogDelay, until it has waited starveDelay, and never
+// while the injector holds work of a running invocation (rehomed jobs).
 func TestInjectorServesNewestDeadlineRootWhenBackedUp(t *testing.T) {
 	rootJob := func(waited time.Duration, deadline bool) *job {
 		r := &root{queued: now() - waited, deadline: deadline}
@@ -25,6 +26,7 @@ func TestInjectorServesNewestDeadlineRootWhenBackedUp(t *testing.T) {
 		{"backed up, newest has none", []*job{rootJob(2*backlogDelay, true), rootJob(0, true), rootJob(0, false)}, 0},
 		{"oldest starving", []*job{rootJob(2*starveDelay, false), rootJob(0, true)}, 0},
 		{"oldest is running work", []*job{forked, rootJob(0, true)}, 0},
+		{"running work queued behind", []*job{rootJob(2*backlogDelay, true), forked, rootJob(0, true)}, 0},
 		{"one job", []*job{rootJob(2*backlogDelay, true)}, 0},
 	}
 	for _, c := range cases {
@@ -35,8 +37,18 @@ func TestInjectorServesNewestDeadlineRootWhenBackedUp(t *testing.T) {
 		if got := q.popForIdle(); got != c.queue[c.want] {
 			t.Errorf("%s: popForIdle took another job than #%d", c.name, c.want)
 		}
-		if q.size != len(c.queue)-1 {
+		if q.size != len(c.queue)-1 || q.forked != countForked(c.queue)-countForked([]*job{c.queue[c.want]}) {
 			t.Errorf("%s: %d jobs left, want %d", c.name, q.size, len(c.queue)-1)
 		}
 	}
+}
+
+func countForked(js []*job) int {
+	n := 0
+	for _, j := range js {
+		if j.owner != nil {
+			n++
+		}
+	}
+	return n
 }

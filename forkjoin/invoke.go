@@ -57,8 +57,8 @@ func (j *rootJob[T]) complete(w *Worker) {
 	close(j.done)
 	j.pool.active.Done()
 	// The caller is now queued on our P: let it run before we look for
-	// more work (yield.go).
-	w.yield(now())
+	// more work (yield.go), oversubscribed or not.
+	w.yieldNow(now())
 }
 
 // Invoke runs fn on a worker of p and returns its result. It blocks the

@@ -22,6 +22,18 @@ type queue struct {
 	size int
 	// n mirrors size for lock-free emptiness checks by idle workers.
 	n atomic.Int64
+	// forked counts the queued jobs that are not roots (owner != nil): in
+	// the injector, the work of running invocations that waiting workers
+	// moved there (Worker.rehome); see popForIdle.
+	forked int
+}
+
+// count updates forked for j, added (d = 1) or removed (d = -1). The
+// caller holds q.mu.
+func (q *queue) count(j *job, d int) {
+	if j.owner != nil {
+		q.forked += d
+	}
 }
 
 // lock takes the queue's lock and counts a wait when it was held, as the
@@ -43,6 +55,7 @@ func (q *queue) push(j *job, st *workerStats) {
 	}
 	q.buf[(q.head+q.size)&(len(q.buf)-1)] = j
 	q.size++
+	q.count(j, 1)
 	q.n.Store(int64(q.size))
 	q.mu.Unlock()
 }
@@ -69,6 +82,7 @@ func (q *queue) popFront(st *workerStats) *job {
 	q.buf[q.head] = nil
 	q.head = (q.head + 1) & (len(q.buf) - 1)
 	q.size--
+	q.count(j, -1)
 	q.n.Store(int64(q.size))
 	q.mu.Unlock()
 	return j
@@ -89,11 +103,13 @@ func (q *queue) popFront(st *workerStats) *job {
 // ("adaptive LIFO") starts requests while they can still make their
 // deadline; the old ones would time out anyway and are withdrawn when they
 // do (InvokeContext). Same run: 3.9–4.1 k/s answered in time, with the same
-// lateness. Jobs that are not roots (work of running invocations that a
-// waiting worker moved here, Worker.rehome) and roots without a deadline
-// keep their order: the newest is taken only if it has a deadline, and a
-// root that has waited starveDelay is taken first whatever is behind it, so
-// nothing waits for ever.
+// lateness. While the injector holds any job that is not a root (work of a
+// running invocation that a waiting worker moved here, Worker.rehome) it
+// keeps first-come order, so that no new root overtakes that work, on which
+// the invocation's waiting workers may be parked. Roots without a deadline
+// keep their order too: the newest is taken only if it has a deadline, and
+// a root that has waited starveDelay is taken first whatever is behind it,
+// so nothing waits for ever.
 func (q *queue) popForIdle() *job {
 	if q.n.Load() == 0 {
 		return nil
@@ -104,7 +120,7 @@ func (q *queue) popForIdle() *job {
 		return nil
 	}
 	mask := len(q.buf) - 1
-	if front := q.buf[q.head]; q.size > 1 && front.owner == nil { // a root (see popFrontOf)
+	if front := q.buf[q.head]; q.size > 1 && q.forked == 0 && front.owner == nil { // all roots (see popFrontOf)
 		if waited := now() - front.root.queued; waited > backlogDelay && waited < starveDelay {
 			if back := q.buf[(q.head+q.size-1)&mask]; back.owner == nil && back.root.deadline {
 				return q.take(q.size - 1)
@@ -187,6 +203,7 @@ func (q *queue) take(i int) *job {
 	}
 	q.buf[(q.head+q.size-1)&mask] = nil
 	q.size--
+	q.count(j, -1)
 	q.n.Store(int64(q.size))
 	return j
 }
@@ -211,6 +228,7 @@ func (q *queue) popFrontOf(r *root) *job {
 	q.buf[q.head] = nil
 	q.head = (q.head + 1) & (len(q.buf) - 1)
 	q.size--
+	q.count(j, -1)
 	q.n.Store(int64(q.size))
 	return j
 }

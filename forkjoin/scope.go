@@ -148,8 +148,9 @@ func (s *S) finish(n int64) {
 // another scope, when it finds no work at all (before it searches on or
 // parks), and while it waits. So the scope's owner never waits on a count
 // that a worker holds while not running the scope's tasks, and the backlog
-// bound (full) sees at most scopeFlushEvery tasks per worker that have
-// finished as still pending.
+// bound (full) sees as still pending fewer than scopeFlushEvery finished
+// tasks per worker, plus those of a batch still running (at most
+// spawnBatch-1 finished).
 //
 // Without the bound on a held count, the bound was wrong in the way that
 // matters most: a spawning loop whose batches ran inline (endBatch) held

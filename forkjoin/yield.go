@@ -80,6 +80,13 @@ func (w *Worker) yield(t time.Duration) {
 	if t-w.lastYield < oversubscribedYieldInterval && w.oversubscribed() {
 		return
 	}
+	w.yieldNow(t)
+}
+
+// yieldNow yields w's P whatever the pool's size: after a root completes
+// the caller it woke is queued on this P (rootJob.complete). t is the time
+// now.
+func (w *Worker) yieldNow(t time.Duration) {
 	w.lastYield = t
 	runtime.Gosched()
 }

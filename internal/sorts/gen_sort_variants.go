@@ -30,7 +30,8 @@ type variant struct {
 	Imports    string // the generated file's imports
 	// Branchless is set where a comparison is cheap enough that the
 	// partition and the merge should compute with its result instead of
-	// branching on it (see blockPartitionOrdered and mergeOrdered).
+	// branching on it (see blockPartitionOrdered and mergeOrdered), and
+	// the insertion sort take longer ranges (pdqInsertionCutoffCheap).
 	Branchless bool
 	Funcs      template.FuncMap
 }
