@@ -39,7 +39,9 @@ import "unsafe"
 //     halves, StealHalf), and a hungry thief is better served by a batch
 //     than by a record per task: publishing each spawn for it made the
 //     seeds' flat workload steal 2.3 records at a time, 24 729 steals per
-//     2·10⁶ tasks, no faster on 2 workers than on 1.
+//     2·10⁶ tasks, no faster on 2 workers than on 1. (Measured while the
+//     backlog bound still missed the spawner's inline tasks, scope.go's
+//     finishScopeTask; not measured again since.)
 //  4. A batch runs its tasks in order on the worker that took it, each
 //     task's panic recorded and the rest run; it counts as its tasks in
 //     Stats.Tasks and in the scope.
@@ -47,7 +49,8 @@ import "unsafe"
 //     once by its worker instead of being published (endBatch): the bound
 //     that keeps a spawning loop's memory in check. (Publishing it anyway
 //     while a worker is hungry was measured and made the seeds' flat
-//     workload slower: more parks, 476–1241 per run, not fewer.)
+//     workload slower: more parks, 476–1241 per run, not fewer; also
+//     measured before that fix.)
 //
 // Like every spawned record, a batch goes back to the worker that spawned it
 // once run (records.go).
