@@ -170,9 +170,9 @@ func (w *Worker) finishScopeTask(s *S, n int64) {
 
 // scopeFlushEvery is how many finished tasks of one scope a worker counts
 // before it publishes the count (finishScopeTask): one atomic add on the
-// scope's shared counter per 256 tasks is too rare to cost anything, and a
-// few hundred tasks per worker is a small error against the backlog bound
-// (pendingPerWorker per worker).
+// scope's shared counter per 256 tasks instead of one per task, and an
+// error of a few hundred tasks per worker against a backlog bound of
+// pendingPerWorker (16384) per worker.
 const scopeFlushEvery = 256
 
 // flushScope publishes w's batched scope counts.

@@ -20,15 +20,17 @@ import (
 //     canceled invocations learn of it, and other goroutines keep their
 //     latency; every oversubscribedYieldInterval instead while more of
 //     the pool's workers are awake than there are Ps (oversubscribed),
-//     when the Ps already rotate among them. Reading the clock at every fork would cost more than the fork,
-//     so the worker counts ticks (forks, spawns, tasks started, loop leaves)
-//     and reads the clock once every tickEvery ticks, adapting tickEvery so
-//     that reads come about every clockEvery: one clock read per some
-//     hundreds of tiny forks, one per leaf of a loop whose leaves are long.
+//     when the Ps already rotate among them. Reading the clock at every
+//     fork would cost more than the fork, so the worker counts ticks
+//     (forks, spawns, tasks started, adaptive loop leaves) and reads the
+//     clock once every tickEvery ticks, adapting tickEvery so that reads
+//     come about every clockEvery: one clock read per some hundreds of tiny
+//     forks, one per leaf of a loop whose leaves are long.
 //
-// Lazy forks (Func.Join's fast path, heartbeat.go) do not tick: they read
-// the same clock on their own adaptive schedule in heartbeat, which applies
-// the same yield rule.
+// Lazy forks (Func.Join's fast path, heartbeat.go) and the pieces of a
+// fixed-grain loop (forChunks) do not tick: they read the same clock on
+// their own adaptive schedule in heartbeat's beatDue, which applies the
+// same yield rule.
 //
 // Gosched puts the worker at the back of the global run queue; with nothing
 // else to run it is back at once (about 100 ns, once per yieldInterval).
