@@ -13,7 +13,11 @@ type fibArg struct{ n, cutoff int }
 
 // fibTask is the fork-join recursion, made once: forking through a Func
 // costs no allocation, which is what lets Fib measure the runtime's fork
-// and join overhead rather than the garbage collector.
+// and join overhead rather than the garbage collector. Where a join would
+// run inline anyway (Worker.Inline), fib makes the two calls directly:
+// through Join they would be calls through a func value, each with its
+// spills, and cost twice as much (BenchmarkFib30/func against inline in
+// forkjoin).
 var fibTask *forkjoin.Func[fibArg, uint64]
 
 func init() {
@@ -23,8 +27,15 @@ func init() {
 }
 
 func fib(w *forkjoin.Worker, a fibArg) uint64 {
-	if a.n <= a.cutoff || a.n < 2 {
+	if a.n < 2 {
+		return uint64(a.n) // as fibSerial would, without the call
+	}
+	if a.n <= a.cutoff {
 		return fibSerial(a.n)
+	}
+	if w.Inline() {
+		// The join would run both calls here: make them direct calls.
+		return fib(w, fibArg{a.n - 1, a.cutoff}) + fib(w, fibArg{a.n - 2, a.cutoff})
 	}
 	x, y := fibTask.Join(w, fibArg{a.n - 1, a.cutoff}, fibArg{a.n - 2, a.cutoff})
 	return x + y

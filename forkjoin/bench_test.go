@@ -30,6 +30,21 @@ func fibFuncBody(w *Worker, n int) int {
 	return a + b
 }
 
+// fibInlineFunc is fibFunc with the Worker.Inline guard: the joins that
+// would run inline are direct calls.
+var fibInlineFunc *Func[int, int]
+
+func fibInlineFuncBody(w *Worker, n int) int {
+	if n < 2 {
+		return n
+	}
+	if w.Inline() {
+		return fibInlineFuncBody(w, n-1) + fibInlineFuncBody(w, n-2)
+	}
+	a, b := fibInlineFunc.Join(w, n-1, n-2)
+	return a + b
+}
+
 // fibCutoff forks above a sequential cutoff.
 type fibArg struct{ n, cutoff int }
 
@@ -47,6 +62,7 @@ func fibCutoffBody(w *Worker, a fibArg) int {
 // that refers to its own variable is an initialization cycle in Go.
 func init() {
 	fibFunc = NewFunc(fibFuncBody)
+	fibInlineFunc = NewFunc(fibInlineFuncBody)
 	fibCutoff = NewFunc(fibCutoffBody)
 }
 
@@ -104,6 +120,9 @@ func BenchmarkFib30(b *testing.B) {
 		w := itoa(workers)
 		b.Run("func/workers="+w, func(b *testing.B) {
 			benchPool(b, workers, WorkStealing, func(w *Worker) int { return fibFunc.Call(w, benchFibN) })
+		})
+		b.Run("inline/workers="+w, func(b *testing.B) {
+			benchPool(b, workers, WorkStealing, func(w *Worker) int { return fibInlineFunc.Call(w, benchFibN) })
 		})
 		b.Run("closure/workers="+w, func(b *testing.B) {
 			benchPool(b, workers, WorkStealing, func(w *Worker) int { return fibClosure(w, benchFibN) })

@@ -35,6 +35,31 @@ func ExampleNew() {
 	// 832040
 }
 
+// fibFast is fib with the inline-join guard.
+var fibFast *forkjoin.Func[int, int]
+
+func init() { fibFast = forkjoin.NewFunc(fibFastBody) }
+
+func fibFastBody(w *forkjoin.Worker, n int) int {
+	if n < 2 {
+		return n
+	}
+	if w.Inline() {
+		// Join would run both calls here, one after the other: make them
+		// as direct calls, which cost what the serial recursion's do.
+		return fibFastBody(w, n-1) + fibFastBody(w, n-2)
+	}
+	a, b := fibFast.Join(w, n-1, n-2)
+	return a + b
+}
+
+func ExampleWorker_Inline() {
+	p := forkjoin.New(forkjoin.Workers(2))
+	defer p.Close()
+	fmt.Println(forkjoin.Invoke(p, func(w *forkjoin.Worker) int { return fibFast.Call(w, 30) }))
+	// Output: 832040
+}
+
 func ExampleInvoke() {
 	p := forkjoin.New(forkjoin.Workers(2))
 	defer p.Close()

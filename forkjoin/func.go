@@ -110,6 +110,41 @@ func (f *Func[A, R]) Join(w *Worker, a, b A) (ra, rb R) {
 	return f.fn(w, a), f.fn(w, b)
 }
 
+// Inline reports whether a fork at this point would run inline: whether a
+// Func.Join here would call both sides one after the other on w, with no
+// frame, no record and no way for another worker to take either side.
+// That is what most joins of a deep recursion do (heartbeat.go), and a
+// recursion can then make the two calls itself, as direct calls the compiler
+// sees, instead of the two calls through a func value that Join makes:
+//
+//	func fibBody(w *forkjoin.Worker, n int) int {
+//		if n < 2 {
+//			return n
+//		}
+//		if w.Inline() {
+//			return fibBody(w, n-1) + fibBody(w, n-2)
+//		}
+//		a, b := fib.Join(w, n-1, n-2)
+//		return a + b
+//	}
+//
+// Inline is small enough to be inlined where it is called; its caller must
+// then run both sides before it returns, as a join would, and fork through
+// Join whenever it reports false. A true counts one fork toward the next
+// heartbeat, and one task in Stats.Tasks, as an inline Join does; it is
+// false when the heartbeat is due (then Join promotes an older frame and
+// checks for cancellation), near the outermost joins of a task (which Join
+// makes lazy, hence stealable), in shared-queue mode, and on a *Worker whose
+// task has returned (then Join panics). Call it only from w's task, as Join.
+func (w *Worker) Inline() bool {
+	if w.nframes-w.promoteAt >= protectDepth && w.hbLeft > 0 {
+		w.hbLeft--
+		w.nTasks++
+		return true
+	}
+	return false
+}
+
 // joinEager is Join with an eager fork: its record is pushed on the deque
 // (or the shared queue) before f(a) runs.
 func (f *Func[A, R]) joinEager(w *Worker, a, b A) (ra, rb R) {

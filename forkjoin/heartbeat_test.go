@@ -34,7 +34,8 @@ var onceFunc *Func[onceArg, int]
 
 func init() { onceFunc = NewFunc(onceBody) }
 
-// onceBody counts the leaves of its span through Func.Join at every split.
+// onceBody counts the leaves of its span through Func.Join at every split,
+// or at some splits by direct calls where Worker.Inline says so.
 // With mix it also forks the closure Join, Spawn and Func.Fork and nests an
 // inline Invoke at some nodes, whose eager forks and change of invocation
 // promote every lazy frame below them (promoteAll).
@@ -68,6 +69,10 @@ func onceBody(w *Worker, a onceArg) int {
 				})
 			}
 		}
+	}
+	if a.lo%4 == 0 && w.Inline() {
+		// As an inline join would: both sides here, one after the other.
+		return onceBody(w, l) + onceBody(w, r)
 	}
 	x, y := onceFunc.Join(w, l, r)
 	return x + y

@@ -66,6 +66,23 @@ func fibJoinBody(w *forkjoin.Worker, n int) int {
 	return a + b
 }
 
+// fibInline forks at every call through a Func, making the joins that
+// would run inline as direct calls (Worker.Inline).
+var fibInline *forkjoin.Func[int, int]
+
+func init() { fibInline = forkjoin.NewFunc(fibInlineBody) }
+
+func fibInlineBody(w *forkjoin.Worker, n int) int {
+	if n < 2 {
+		return n
+	}
+	if w.Inline() {
+		return fibInlineBody(w, n-1) + fibInlineBody(w, n-2)
+	}
+	a, b := fibInline.Join(w, n-1, n-2)
+	return a + b
+}
+
 // fibClosureJoin forks at every call through the closure Join.
 func fibClosureJoin(w *forkjoin.Worker, n int) int {
 	if n < 2 {

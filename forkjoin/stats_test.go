@@ -38,6 +38,7 @@ func TestStatsTasks(t *testing.T) {
 				want uint64
 			}{
 				{"Func.Join", func() { forkjoin.Invoke(p, func(w *forkjoin.Worker) int { return fibJoin.Call(w, 16) }) }, fibForks(16) + 1},
+				{"Func.Join+Inline", func() { forkjoin.Invoke(p, func(w *forkjoin.Worker) int { return fibInline.Call(w, 20) }) }, fibForks(20) + 1},
 				{"Join", func() { forkjoin.Invoke(p, func(w *forkjoin.Worker) int { return fibClosureJoin(w, 14) }) }, fibForks(14) + 1},
 				{"Spawn", func() { forkjoin.Invoke(p, func(w *forkjoin.Worker) int { return fibSpawn(w, 12) }) }, 2*fibForks(12) + 1},
 				{"Scope", func() {

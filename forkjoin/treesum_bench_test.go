@@ -78,6 +78,27 @@ func sumJoin(w *forkjoin.Worker, a sumArg) int64 {
 	return nd.val + l + r
 }
 
+var sumInlineFunc *forkjoin.Func[sumArg, int64]
+
+func init() { sumInlineFunc = forkjoin.NewFunc(sumInline) }
+
+// sumInline is sumJoin with the Worker.Inline guard: the joins that would
+// run inline are made as direct calls.
+func sumInline(w *forkjoin.Worker, a sumArg) int64 {
+	if a.i < 0 {
+		return 0
+	}
+	nd := &a.t[a.i]
+	if nd.left < 0 || nd.right < 0 {
+		return nd.val + sumInline(w, sumArg{a.t, max(nd.left, nd.right)})
+	}
+	if w.Inline() {
+		return nd.val + sumInline(w, sumArg{a.t, nd.left}) + sumInline(w, sumArg{a.t, nd.right})
+	}
+	l, r := sumInlineFunc.Join(w, sumArg{a.t, nd.left}, sumArg{a.t, nd.right})
+	return nd.val + l + r
+}
+
 // sumClosure forks with the closure Join at every node with two children.
 func sumClosure(w *forkjoin.Worker, t sumTree, i int32) int64 {
 	if i < 0 {
@@ -116,6 +137,12 @@ func BenchmarkTreeSum(b *testing.B) {
 				check(b, forkjoin.Invoke(p, func(w *forkjoin.Worker) int64 { return sumJoin(w, sumArg{t, 0}) }))
 			}
 		})
+		b.Run("inline/workers="+w, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				check(b, forkjoin.Invoke(p, func(w *forkjoin.Worker) int64 { return sumInline(w, sumArg{t, 0}) }))
+			}
+		})
 		b.Run("closure/workers="+w, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
@@ -126,12 +153,13 @@ func BenchmarkTreeSum(b *testing.B) {
 	}
 }
 
-// TestSumTree checks the benchmark's tree and its three sums on small trees,
-// single-child nodes included, so that the benchmark measures right code.
+// TestSumTree checks the benchmark's tree and its four sums on small trees,
+// single-child nodes included, and on one deep enough for Inline to say
+// true, so that the benchmark measures right code.
 func TestSumTree(t *testing.T) {
 	p := forkjoin.New(forkjoin.Workers(2))
 	defer p.Close()
-	for n := range 50 {
+	for _, n := range append(rangeInts(50), 1<<14+3) {
 		tr := newSumTree(n)
 		want := int64(n * (n + 1) / 2)
 		if len(tr) != n {
@@ -140,11 +168,19 @@ func TestSumTree(t *testing.T) {
 		if n == 0 {
 			continue
 		}
-		got := forkjoin.Invoke(p, func(w *forkjoin.Worker) [3]int64 {
-			return [3]int64{tr.serial(0), sumJoin(w, sumArg{tr, 0}), sumClosure(w, tr, 0)}
+		got := forkjoin.Invoke(p, func(w *forkjoin.Worker) [4]int64 {
+			return [4]int64{tr.serial(0), sumJoin(w, sumArg{tr, 0}), sumInline(w, sumArg{tr, 0}), sumClosure(w, tr, 0)}
 		})
-		if got != [3]int64{want, want, want} {
-			t.Errorf("tree of %d: serial, Func.Join, closure sums %v, want %d", n, got, want)
+		if got != [4]int64{want, want, want, want} {
+			t.Errorf("tree of %d: serial, Func.Join, Inline, closure sums %v, want %d", n, got, want)
 		}
 	}
+}
+
+func rangeInts(n int) []int {
+	s := make([]int, n)
+	for i := range s {
+		s[i] = i
+	}
+	return s
 }

@@ -136,21 +136,26 @@ func TestSmokeTreeSum(t *testing.T) {
 	const n = 1000
 	rep := smoke(t, "treesum", "-n", strconv.Itoa(n), "-workers", "1,2")
 	checkSmoke(t, rep, map[string]string{"treesum n=1000": fmtChecksum(n * (n + 1) / 2)},
-		"serial", "ws-func", "shared-func", "ws-closure", "shared-closure")
-	// Trees of every small size, including ones with single-child nodes.
+		"serial", "ws-func", "shared-func", "ws-inline", "shared-inline", "ws-closure", "shared-closure")
+	// Trees of every small size, including ones with single-child nodes,
+	// and one deep enough for Worker.Inline to say true.
 	p := forkjoin.New(forkjoin.Workers(2))
 	defer p.Close()
-	for n := range 40 {
+	for i := range 41 {
+		n := i
+		if i == 40 {
+			n = 1<<14 + 5
+		}
 		tr := newTree(n)
 		want := int64(n * (n + 1) / 2)
 		if len(tr.nodes) != n || tr.sumSerial(tr.root()) != want {
 			t.Fatalf("tree of %d: %d nodes, serial sum %d, want %d", n, len(tr.nodes), tr.sumSerial(tr.root()), want)
 		}
-		got := forkjoin.Invoke(p, func(w *forkjoin.Worker) [2]int64 {
-			return [2]int64{treeSumJoin(w, treeArg{tr, tr.root()}), treeSumClosure(w, tr, tr.root())}
+		got := forkjoin.Invoke(p, func(w *forkjoin.Worker) [3]int64 {
+			return [3]int64{treeSumJoin(w, treeArg{tr, tr.root()}), treeSumInline(w, treeArg{tr, tr.root()}), treeSumClosure(w, tr, tr.root())}
 		})
-		if got != [2]int64{want, want} {
-			t.Errorf("tree of %d: Func.Join and closure Join sum %v, want %d", n, got, want)
+		if got != [3]int64{want, want, want} {
+			t.Errorf("tree of %d: Func.Join, Inline and closure Join sum %v, want %d", n, got, want)
 		}
 	}
 }

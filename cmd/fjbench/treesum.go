@@ -86,6 +86,27 @@ func treeSumJoin(w *forkjoin.Worker, a treeArg) int64 {
 	return nd.val + l + r
 }
 
+// treeSumInlineFunc sums a subtree as treeSumFunc does, making the joins
+// that would run inline as direct calls (Worker.Inline).
+var treeSumInlineFunc *forkjoin.Func[treeArg, int64]
+
+func init() { treeSumInlineFunc = forkjoin.NewFunc(treeSumInline) }
+
+func treeSumInline(w *forkjoin.Worker, a treeArg) int64 {
+	if a.i < 0 {
+		return 0
+	}
+	nd := &a.t.nodes[a.i]
+	if nd.left < 0 || nd.right < 0 {
+		return nd.val + treeSumInline(w, treeArg{a.t, max(nd.left, nd.right)})
+	}
+	if w.Inline() {
+		return nd.val + treeSumInline(w, treeArg{a.t, nd.left}) + treeSumInline(w, treeArg{a.t, nd.right})
+	}
+	l, r := treeSumInlineFunc.Join(w, treeArg{a.t, nd.left}, treeArg{a.t, nd.right})
+	return nd.val + l + r
+}
+
 // treeSumClosure sums a subtree with the closure Join.
 func treeSumClosure(w *forkjoin.Worker, t *tree, i int32) int64 {
 	if i < 0 {
@@ -112,7 +133,8 @@ func runTreeSum(cfg *config, b *bench) (Section, error) {
 	t := newTree(n)
 	sec := Section{Name: "treesum", Notes: []string{"Note: a balanced binary tree of -n nodes (default 10^7), " +
 		"summed by forking at every node with two children and no serial cutoff (Spice's benchmark): " +
-		"-func forks with Func.Join, -closure with the closure Join."}}
+		"-func forks with Func.Join, -inline with Func.Join behind the Worker.Inline guard " +
+		"(the joins that would run inline made as direct calls), -closure with the closure Join."}}
 	base := Result{Scenario: "treesum", Params: []Param{{"n", strconv.Itoa(n)}}, Work: float64(n), Unit: "nodes"}
 	add := func(rs []Result, err error) error {
 		sec.Results = append(sec.Results, rs...)
@@ -125,6 +147,11 @@ func runTreeSum(cfg *config, b *bench) (Section, error) {
 	}
 	if err := add(measureOurs(b, base, cfg.modes, cfg.workers, "-func", nil, func(w *forkjoin.Worker) uint64 {
 		return uint64(treeSumJoin(w, treeArg{t, t.root()}))
+	})); err != nil {
+		return sec, err
+	}
+	if err := add(measureOurs(b, base, cfg.modes, cfg.workers, "-inline", nil, func(w *forkjoin.Worker) uint64 {
+		return uint64(treeSumInline(w, treeArg{t, t.root()}))
 	})); err != nil {
 		return sec, err
 	}
