@@ -234,7 +234,7 @@ func TestSmokeSeed(t *testing.T) {
 	}
 	text := strings.Join(rep.Sections[0].Summary, "\n\n")
 	for _, want := range []string{"The seeds' own design, ported to Go", "Our runtime, which creates every task",
-		"- Recursive split (ForRange, grain 1):", "Where our runtime loses", "By weight (single producer):"} {
+		"- A fixed-grain loop (ForRange, grain 1):", "Where our runtime loses", "By weight (single producer):"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("seed summary lacks %q:\n%s", want, text)
 		}

@@ -88,7 +88,9 @@ var seedPatterns = []seedPattern{
 			return sw.sum()
 		}
 	}},
-	// Recursive split down to single tasks: every task is its own leaf.
+	// A fixed-grain loop of single tasks: work stealing runs it piece by
+	// piece and splits it only for a hungry worker; the shared queue gets
+	// every piece from the caller.
 	{"-range", func(sw *seedWork, n int) func(w *forkjoin.Worker) uint64 {
 		return func(w *forkjoin.Worker) uint64 {
 			forkjoin.ForRange(w, 0, n, 1, func(_ *forkjoin.Worker, lo, hi int) {

@@ -23,7 +23,7 @@ type ourPattern struct {
 
 var ourPatterns = []ourPattern{
 	{"ws", "shared", "one producer (a Func.Go loop in a Scope)", "one producer", "spawning each task with Func.Go"},
-	{"ws-range", "shared-range", "recursive split (ForRange, grain 1)", "ForRange grain 1", "splitting the range down to single tasks, one fork per leaf"},
+	{"ws-range", "shared-range", "a fixed-grain loop (ForRange, grain 1)", "ForRange grain 1", "running the range piece by piece, split only for a hungry worker (work stealing) or every piece queued (shared queue)"},
 	{"ws-for", "shared-for", "recursive split (For, adaptive grain)", "For adaptive grain", "splitting the range adaptively and calling the body per task"},
 }
 
