@@ -18,6 +18,9 @@
 //     records carry the argument and the result and are reused. Recursive
 //     algorithms with millions of forks (algos uses it throughout) should
 //     fork through a Func; Join's closures cost an allocation each.
+//     Worker.Inline tells such a recursion when a Func.Join would only run
+//     both sides one after the other, so that it can make the two calls
+//     itself, as direct calls.
 //
 // A panic in any task is re-raised in the task that joins it, and from Invoke
 // in the calling goroutine, as a *PanicError holding the original value and
