@@ -190,7 +190,8 @@ var seedFunc = NewFunc(func(_ *Worker, a seedArg) struct{} {
 
 // BenchmarkSeedFlat is the seeds' flat workload: one task spawns every task
 // in a Scope and waits (closure: S.Go; func: Func.Go), or ForRange with grain
-// 1 makes every task a piece of its own (range). Work stealing against the
+// 1 makes every task a piece of its own (range: a loop split on demand in
+// work-stealing mode, every piece queued in shared-queue mode). Work stealing against the
 // shared queue, same run.
 func BenchmarkSeedFlat(b *testing.B) {
 	const tasks = 1 << 21 // about 2·10⁶
@@ -206,7 +207,7 @@ func BenchmarkSeedFlat(b *testing.B) {
 						sw := &seedWork{weight, out}
 						run := func() {
 							Run(p, func(w *Worker) {
-								if spawn == "range" { // a recursive split down to single tasks
+								if spawn == "range" { // a fixed-grain loop of single tasks
 									ForRange(w, 0, tasks, 1, func(_ *Worker, lo, hi int) {
 										for i := lo; i < hi; i++ {
 											out[i] = seedTask(uint64(i), weight)

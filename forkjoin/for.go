@@ -22,9 +22,11 @@ func init() { forFunc = NewFunc(forStep) }
 // ForRange calls body on pieces [lo', hi') that together cover [lo, hi)
 // exactly once, in parallel. With grain > 0 the pieces are [lo, lo+grain),
 // [lo+grain, lo+2·grain), ..., the last one shorter if grain does not divide
-// the range; a worker runs its part of the range piece by piece and splits
-// what is left in half only when another worker asks for work (forChunks),
-// so a piece costs about a function call, not a fork. With grain 0 the
+// the range; in work-stealing mode a worker runs its part of the range piece
+// by piece and splits what is left in half only when another worker asks
+// for work (forChunks), so a piece costs about a function call, not a fork;
+// in shared-queue mode the caller queues every piece as a task of its own
+// (forSpawn), as the classic design does. With grain 0 the
 // splitting adapts: a loop starts with about two pieces per worker and a
 // piece splits again only when a thief takes it, which means somebody is
 // idle (the scheme Rayon uses). It needs no tuning, and a loop whose pieces
@@ -157,7 +159,11 @@ func forSplit(w *Worker, a forArgs) {
 // pieces, one fork per piece on top of the piece itself: on one worker 4.8
 // times the seeds' global queue, which only pops pieces (fjbench seed,
 // weight 4, 2·10⁶ pieces). Every piece counts as one task in Stats.Tasks.
-// Only w's goroutine calls it, in shared-queue mode.
+// As in work-stealing mode, a panic stops the loop: once a piece panicked,
+// no more pieces are spawned and those queued are skipped, and the panic
+// comes out of ForRange when the pieces already running have finished. The
+// scope costs one allocation per loop. Only w's goroutine calls it, in
+// shared-queue mode.
 func forSpawn(w *Worker, a forArgs) {
 	if a.hi-a.lo <= a.grain {
 		w.nTasks++
@@ -165,26 +171,29 @@ func forSpawn(w *Worker, a forArgs) {
 		return
 	}
 	Scope(w, func(s *S) {
-		for lo := a.lo; !w.root.canceled.Load(); {
+		for lo := a.lo; !w.root.canceled.Load() && s.panic.Load() == nil; {
 			if a.hi-lo <= a.grain {
-				forPiece.Go(s, pieceArgs{lo, a.hi, a.body}) // the last, which may be shorter
+				forPiece.Go(s, pieceArgs{lo, a.hi, a.body, s}) // the last, which may be shorter
 				return
 			}
-			forPiece.Go(s, pieceArgs{lo, lo + a.grain, a.body})
+			forPiece.Go(s, pieceArgs{lo, lo + a.grain, a.body, s})
 			lo += a.grain
 		}
 	})
 }
 
-// pieceArgs is one piece of forSpawn's loop: three words, where forArgs has
+// pieceArgs is one piece of forSpawn's loop: four words, where forArgs has
 // six, since a batch record carries 16 of them side by side.
 type pieceArgs struct {
 	lo, hi int
 	body   func(w *Worker, lo, hi int)
+	s      *S // the loop's scope, whose panic skips the pieces not started
 }
 
 var forPiece = NewFunc(func(w *Worker, a pieceArgs) struct{} {
-	a.body(w, a.lo, a.hi)
+	if a.s.panic.Load() == nil {
+		a.body(w, a.lo, a.hi)
+	}
 	return struct{}{}
 })
 

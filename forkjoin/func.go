@@ -133,11 +133,15 @@ func (f *Func[A, R]) Join(w *Worker, a, b A) (ra, rb R) {
 // Join whenever it reports false. A true counts one fork toward the next
 // heartbeat, and one task in Stats.Tasks, as an inline Join does; it is
 // false when the heartbeat is due (then Join promotes an older frame and
-// checks for cancellation), near the outermost joins of a task (which Join
-// makes lazy, hence stealable), in shared-queue mode, and on a *Worker whose
-// task has returned (then Join panics). Call it only from w's task, as Join.
+// checks for cancellation), within protectDepth frames of the promotion
+// frontier (the joins Join makes lazy, hence stealable: the outermost ones
+// of a task, and the next ones after a heartbeat found nothing older to
+// promote), in shared-queue mode, and on a nil *Worker or one kept after its
+// task returned while that worker is idle (then Join panics). Call it only
+// from w's task, as Join: on another goroutine it reads w's frames as
+// racily as Join's inline path does.
 func (w *Worker) Inline() bool {
-	if w.nframes-w.promoteAt >= protectDepth && w.hbLeft > 0 {
+	if w != nil && w.nframes-w.promoteAt >= protectDepth && w.hbLeft > 0 {
 		w.hbLeft--
 		w.nTasks++
 		return true

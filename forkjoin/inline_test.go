@@ -38,8 +38,9 @@ func init() {
 
 // TestInlineOnlyWhereJoinIsInline checks Inline's false cases: in
 // shared-queue mode (every join is eager), in the first protectDepth
-// levels of a task (those joins are lazy, hence stealable), and on a
-// *Worker kept after its task returned (Join panics there); and that below
+// levels of a task (those joins are lazy, hence stealable), on a nil
+// *Worker and on one kept after its task returned (Join panics there); and
+// that below
 // those levels it is true for all but about one fork in hbStride.
 func TestInlineOnlyWhereJoinIsInline(t *testing.T) {
 	const depth = 200
@@ -54,12 +55,18 @@ func TestInlineOnlyWhereJoinIsInline(t *testing.T) {
 		switch {
 		case mode == SharedQueue && trues != 0:
 			t.Errorf("shared-queue mode: Inline true %d times, want never", trues)
-		case mode == WorkStealing && (trues > depth-protectDepth || trues < (depth-protectDepth)*(hbStride-2)/hbStride):
-			t.Errorf("work-stealing mode: Inline true %d times in %d levels, want at most %d and all but about one in %d",
-				trues, depth, depth-protectDepth, hbStride)
+		case mode == WorkStealing && (trues > depth-protectDepth || trues < (depth-protectDepth)/2):
+			// Heartbeat checks come every hbStride forks at most, and more
+			// often while the fresh worker's hbEvery ramps up or after a
+			// preemption: each makes one false.
+			t.Errorf("work-stealing mode: Inline true %d times in %d levels, want at most %d and most of them",
+				trues, depth, depth-protectDepth)
 		}
 		if kept.Inline() {
 			t.Errorf("%v: Inline true on a *Worker whose task has returned", mode)
+		}
+		if (*Worker)(nil).Inline() {
+			t.Errorf("%v: Inline true on a nil *Worker", mode)
 		}
 		p.Close()
 	}

@@ -134,7 +134,8 @@ func runTreeSum(cfg *config, b *bench) (Section, error) {
 	sec := Section{Name: "treesum", Notes: []string{"Note: a balanced binary tree of -n nodes (default 10^7), " +
 		"summed by forking at every node with two children and no serial cutoff (Spice's benchmark): " +
 		"-func forks with Func.Join, -inline with Func.Join behind the Worker.Inline guard " +
-		"(the joins that would run inline made as direct calls), -closure with the closure Join."}}
+		"(the joins that would run inline made as direct calls; in shared-queue mode Inline is always false, " +
+		"so shared-inline runs what shared-func runs), -closure with the closure Join."}}
 	base := Result{Scenario: "treesum", Params: []Param{{"n", strconv.Itoa(n)}}, Work: float64(n), Unit: "nodes"}
 	add := func(rs []Result, err error) error {
 		sec.Results = append(sec.Results, rs...)
