@@ -64,8 +64,9 @@ func (t *tree) sumSerial(i int32) int64 {
 
 // treeArg is a subtree to sum: the tree and the index of its root.
 type treeArg struct {
-	t *tree
-	i int32
+	t     *tree
+	i     int32
+	guard bool // ask Worker.Inline before each fork (the -inline rows)
 }
 
 // treeSumFunc sums a subtree with Func.Join, the allocation-free fork.
@@ -73,6 +74,9 @@ var treeSumFunc *forkjoin.Func[treeArg, int64]
 
 func init() { treeSumFunc = forkjoin.NewFunc(treeSumJoin) }
 
+// treeSumJoin sums a subtree, forking with Func.Join at every node with two
+// children; with guard set it asks Worker.Inline first and makes the two
+// calls directly where the join would run them inline.
 func treeSumJoin(w *forkjoin.Worker, a treeArg) int64 {
 	if a.i < 0 {
 		return 0
@@ -80,31 +84,14 @@ func treeSumJoin(w *forkjoin.Worker, a treeArg) int64 {
 	nd := &a.t.nodes[a.i]
 	if nd.left < 0 || nd.right < 0 {
 		// One child at most: nothing to run in parallel.
-		return nd.val + treeSumJoin(w, treeArg{a.t, max(nd.left, nd.right)})
+		return nd.val + treeSumJoin(w, treeArg{a.t, max(nd.left, nd.right), a.guard})
 	}
-	l, r := treeSumFunc.Join(w, treeArg{a.t, nd.left}, treeArg{a.t, nd.right})
-	return nd.val + l + r
-}
-
-// treeSumInlineFunc sums a subtree as treeSumFunc does, making the joins
-// that would run inline as direct calls (Worker.Inline).
-var treeSumInlineFunc *forkjoin.Func[treeArg, int64]
-
-func init() { treeSumInlineFunc = forkjoin.NewFunc(treeSumInline) }
-
-func treeSumInline(w *forkjoin.Worker, a treeArg) int64 {
-	if a.i < 0 {
-		return 0
+	l, r := treeArg{a.t, nd.left, a.guard}, treeArg{a.t, nd.right, a.guard}
+	if a.guard && w.Inline() {
+		return nd.val + treeSumJoin(w, l) + treeSumJoin(w, r)
 	}
-	nd := &a.t.nodes[a.i]
-	if nd.left < 0 || nd.right < 0 {
-		return nd.val + treeSumInline(w, treeArg{a.t, max(nd.left, nd.right)})
-	}
-	if w.Inline() {
-		return nd.val + treeSumInline(w, treeArg{a.t, nd.left}) + treeSumInline(w, treeArg{a.t, nd.right})
-	}
-	l, r := treeSumInlineFunc.Join(w, treeArg{a.t, nd.left}, treeArg{a.t, nd.right})
-	return nd.val + l + r
+	x, y := treeSumFunc.Join(w, l, r)
+	return nd.val + x + y
 }
 
 // treeSumClosure sums a subtree with the closure Join.
@@ -147,12 +134,12 @@ func runTreeSum(cfg *config, b *bench) (Section, error) {
 		return sec, err
 	}
 	if err := add(measureOurs(b, base, cfg.modes, cfg.workers, "-func", nil, func(w *forkjoin.Worker) uint64 {
-		return uint64(treeSumJoin(w, treeArg{t, t.root()}))
+		return uint64(treeSumJoin(w, treeArg{t, t.root(), false}))
 	})); err != nil {
 		return sec, err
 	}
 	if err := add(measureOurs(b, base, cfg.modes, cfg.workers, "-inline", nil, func(w *forkjoin.Worker) uint64 {
-		return uint64(treeSumInline(w, treeArg{t, t.root()}))
+		return uint64(treeSumJoin(w, treeArg{t, t.root(), true}))
 	})); err != nil {
 		return sec, err
 	}
