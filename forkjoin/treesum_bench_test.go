@@ -57,32 +57,46 @@ func (t sumTree) serial(i int32) int64 {
 }
 
 type sumArg struct {
-	t     sumTree
-	i     int32
-	guard bool // ask Worker.Inline before each fork
+	t sumTree
+	i int32
 }
 
 var sumFunc *forkjoin.Func[sumArg, int64]
 
 func init() { sumFunc = forkjoin.NewFunc(sumJoin) }
 
-// sumJoin forks with Func.Join at every node with two children; with guard
-// set it asks Worker.Inline first and makes the two calls directly where the
-// join would run them inline.
+// sumJoin forks with Func.Join at every node with two children.
 func sumJoin(w *forkjoin.Worker, a sumArg) int64 {
 	if a.i < 0 {
 		return 0
 	}
 	nd := &a.t[a.i]
 	if nd.left < 0 || nd.right < 0 {
-		return nd.val + sumJoin(w, sumArg{a.t, max(nd.left, nd.right), a.guard})
+		return nd.val + sumJoin(w, sumArg{a.t, max(nd.left, nd.right)})
 	}
-	l, r := sumArg{a.t, nd.left, a.guard}, sumArg{a.t, nd.right, a.guard}
-	if a.guard && w.Inline() {
-		return nd.val + sumJoin(w, l) + sumJoin(w, r)
+	l, r := sumFunc.Join(w, sumArg{a.t, nd.left}, sumArg{a.t, nd.right})
+	return nd.val + l + r
+}
+
+var sumInlineFunc *forkjoin.Func[sumArg, int64]
+
+func init() { sumInlineFunc = forkjoin.NewFunc(sumInline) }
+
+// sumInline is sumJoin with the Worker.Inline guard: the joins that would
+// run inline are made as direct calls.
+func sumInline(w *forkjoin.Worker, a sumArg) int64 {
+	if a.i < 0 {
+		return 0
 	}
-	x, y := sumFunc.Join(w, l, r)
-	return nd.val + x + y
+	nd := &a.t[a.i]
+	if nd.left < 0 || nd.right < 0 {
+		return nd.val + sumInline(w, sumArg{a.t, max(nd.left, nd.right)})
+	}
+	if w.Inline() {
+		return nd.val + sumInline(w, sumArg{a.t, nd.left}) + sumInline(w, sumArg{a.t, nd.right})
+	}
+	l, r := sumInlineFunc.Join(w, sumArg{a.t, nd.left}, sumArg{a.t, nd.right})
+	return nd.val + l + r
 }
 
 // sumClosure forks with the closure Join at every node with two children.
@@ -120,13 +134,13 @@ func BenchmarkTreeSum(b *testing.B) {
 		b.Run("func/workers="+w, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				check(b, forkjoin.Invoke(p, func(w *forkjoin.Worker) int64 { return sumJoin(w, sumArg{t, 0, false}) }))
+				check(b, forkjoin.Invoke(p, func(w *forkjoin.Worker) int64 { return sumJoin(w, sumArg{t, 0}) }))
 			}
 		})
 		b.Run("inline/workers="+w, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				check(b, forkjoin.Invoke(p, func(w *forkjoin.Worker) int64 { return sumJoin(w, sumArg{t, 0, true}) }))
+				check(b, forkjoin.Invoke(p, func(w *forkjoin.Worker) int64 { return sumInline(w, sumArg{t, 0}) }))
 			}
 		})
 		b.Run("closure/workers="+w, func(b *testing.B) {
@@ -145,7 +159,7 @@ func BenchmarkTreeSum(b *testing.B) {
 func TestSumTree(t *testing.T) {
 	p := forkjoin.New(forkjoin.Workers(2))
 	defer p.Close()
-	for _, n := range append(seq(50), 1<<14+3) {
+	for _, n := range append(rangeInts(50), 1<<14+3) {
 		tr := newSumTree(n)
 		want := int64(n * (n + 1) / 2)
 		if len(tr) != n {
@@ -155,10 +169,18 @@ func TestSumTree(t *testing.T) {
 			continue
 		}
 		got := forkjoin.Invoke(p, func(w *forkjoin.Worker) [4]int64 {
-			return [4]int64{tr.serial(0), sumJoin(w, sumArg{tr, 0, false}), sumJoin(w, sumArg{tr, 0, true}), sumClosure(w, tr, 0)}
+			return [4]int64{tr.serial(0), sumJoin(w, sumArg{tr, 0}), sumInline(w, sumArg{tr, 0}), sumClosure(w, tr, 0)}
 		})
 		if got != [4]int64{want, want, want, want} {
 			t.Errorf("tree of %d: serial, Func.Join, Inline, closure sums %v, want %d", n, got, want)
 		}
 	}
+}
+
+func rangeInts(n int) []int {
+	s := make([]int, n)
+	for i := range s {
+		s[i] = i
+	}
+	return s
 }

@@ -152,7 +152,7 @@ func TestSmokeTreeSum(t *testing.T) {
 			t.Fatalf("tree of %d: %d nodes, serial sum %d, want %d", n, len(tr.nodes), tr.sumSerial(tr.root()), want)
 		}
 		got := forkjoin.Invoke(p, func(w *forkjoin.Worker) [3]int64 {
-			return [3]int64{treeSumJoin(w, treeArg{tr, tr.root(), false}), treeSumJoin(w, treeArg{tr, tr.root(), true}), treeSumClosure(w, tr, tr.root())}
+			return [3]int64{treeSumJoin(w, treeArg{tr, tr.root()}), treeSumInline(w, treeArg{tr, tr.root()}), treeSumClosure(w, tr, tr.root())}
 		})
 		if got != [3]int64{want, want, want} {
 			t.Errorf("tree of %d: Func.Join, Inline and closure Join sum %v, want %d", n, got, want)

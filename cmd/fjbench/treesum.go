@@ -64,9 +64,8 @@ func (t *tree) sumSerial(i int32) int64 {
 
 // treeArg is a subtree to sum: the tree and the index of its root.
 type treeArg struct {
-	t     *tree
-	i     int32
-	guard bool // ask Worker.Inline before each fork (the -inline rows)
+	t *tree
+	i int32
 }
 
 // treeSumFunc sums a subtree with Func.Join, the allocation-free fork.
@@ -74,9 +73,6 @@ var treeSumFunc *forkjoin.Func[treeArg, int64]
 
 func init() { treeSumFunc = forkjoin.NewFunc(treeSumJoin) }
 
-// treeSumJoin sums a subtree, forking with Func.Join at every node with two
-// children; with guard set it asks Worker.Inline first and makes the two
-// calls directly where the join would run them inline.
 func treeSumJoin(w *forkjoin.Worker, a treeArg) int64 {
 	if a.i < 0 {
 		return 0
@@ -84,14 +80,31 @@ func treeSumJoin(w *forkjoin.Worker, a treeArg) int64 {
 	nd := &a.t.nodes[a.i]
 	if nd.left < 0 || nd.right < 0 {
 		// One child at most: nothing to run in parallel.
-		return nd.val + treeSumJoin(w, treeArg{a.t, max(nd.left, nd.right), a.guard})
+		return nd.val + treeSumJoin(w, treeArg{a.t, max(nd.left, nd.right)})
 	}
-	l, r := treeArg{a.t, nd.left, a.guard}, treeArg{a.t, nd.right, a.guard}
-	if a.guard && w.Inline() {
-		return nd.val + treeSumJoin(w, l) + treeSumJoin(w, r)
+	l, r := treeSumFunc.Join(w, treeArg{a.t, nd.left}, treeArg{a.t, nd.right})
+	return nd.val + l + r
+}
+
+// treeSumInlineFunc sums a subtree as treeSumFunc does, making the joins
+// that would run inline as direct calls (Worker.Inline).
+var treeSumInlineFunc *forkjoin.Func[treeArg, int64]
+
+func init() { treeSumInlineFunc = forkjoin.NewFunc(treeSumInline) }
+
+func treeSumInline(w *forkjoin.Worker, a treeArg) int64 {
+	if a.i < 0 {
+		return 0
 	}
-	x, y := treeSumFunc.Join(w, l, r)
-	return nd.val + x + y
+	nd := &a.t.nodes[a.i]
+	if nd.left < 0 || nd.right < 0 {
+		return nd.val + treeSumInline(w, treeArg{a.t, max(nd.left, nd.right)})
+	}
+	if w.Inline() {
+		return nd.val + treeSumInline(w, treeArg{a.t, nd.left}) + treeSumInline(w, treeArg{a.t, nd.right})
+	}
+	l, r := treeSumInlineFunc.Join(w, treeArg{a.t, nd.left}, treeArg{a.t, nd.right})
+	return nd.val + l + r
 }
 
 // treeSumClosure sums a subtree with the closure Join.
@@ -134,12 +147,12 @@ func runTreeSum(cfg *config, b *bench) (Section, error) {
 		return sec, err
 	}
 	if err := add(measureOurs(b, base, cfg.modes, cfg.workers, "-func", nil, func(w *forkjoin.Worker) uint64 {
-		return uint64(treeSumJoin(w, treeArg{t, t.root(), false}))
+		return uint64(treeSumJoin(w, treeArg{t, t.root()}))
 	})); err != nil {
 		return sec, err
 	}
 	if err := add(measureOurs(b, base, cfg.modes, cfg.workers, "-inline", nil, func(w *forkjoin.Worker) uint64 {
-		return uint64(treeSumJoin(w, treeArg{t, t.root(), true}))
+		return uint64(treeSumInline(w, treeArg{t, t.root()}))
 	})); err != nil {
 		return sec, err
 	}
