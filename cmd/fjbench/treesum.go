@@ -87,7 +87,8 @@ func treeSumJoin(w *forkjoin.Worker, a treeArg) int64 {
 }
 
 // treeSumInlineFunc sums a subtree as treeSumFunc does, making the joins
-// that would run inline as direct calls (Worker.Inline).
+// that would run inline as direct calls (Worker.Inline). A twin of
+// treeSumJoin rather than a flag in treeArg, which cost both kernels 10-30 %.
 var treeSumInlineFunc *forkjoin.Func[treeArg, int64]
 
 func init() { treeSumInlineFunc = forkjoin.NewFunc(treeSumInline) }
