@@ -86,27 +86,31 @@ func (f *Func[A, R]) Call(w *Worker, a A) R { return f.fn(w, a) }
 // values; a lazy Join notices it within 32 forks. Join and the closure Join
 // are twins (see Join).
 func (f *Func[A, R]) Join(w *Worker, a, b A) (ra, rb R) {
-	if w == nil {
-		panic("forkjoin.Func.Join: w is nil; pass the *Worker your task received")
-	}
-	if w.nframes-w.promoteAt < protectDepth {
-		// A lazy frame, or the first join of a task (which checks w),
-		// or shared-queue mode (where frames stay empty).
-		if w.shared {
-			w.checkLive()
-			return f.joinEager(w, a, b)
+	// An inline join (heartbeat.go) is the common case: never promoted,
+	// so it needs no frame, no record and no defer. Worker.Inline is its
+	// test, shared with recursions that make the two calls themselves. A
+	// *Worker kept after its task returned has no frames: the stale check
+	// (joinLazy) sees it.
+	if !w.Inline() {
+		if w == nil {
+			panic("forkjoin.Func.Join: w is nil; pass the *Worker your task received")
 		}
-		return f.joinLazy(w, a, b, w.nframes)
-	}
-	// An inline join (heartbeat.go): never promoted, so it needs no
-	// frame, no record and no defer. A *Worker kept after its task
-	// returned has no frames: the stale check (joinLazy) sees it.
-	if w.hbLeft--; w.hbLeft < 0 {
+		if w.nframes-w.promoteAt < protectDepth {
+			// A lazy frame, or the first join of a task (which checks
+			// w), or shared-queue mode (where frames stay empty).
+			if w.shared {
+				w.checkLive()
+				return f.joinEager(w, a, b)
+			}
+			return f.joinLazy(w, a, b, w.nframes)
+		}
+		// Inline, but the heartbeat is due (hbLeft is 0): check first.
+		w.hbLeft--
 		if w.heartbeat() {
 			return ra, rb
 		}
+		w.nTasks++
 	}
-	w.nTasks++
 	return f.fn(w, a), f.fn(w, b)
 }
 

@@ -41,9 +41,10 @@ import (
 // is never promoted; a panic through it has nothing to settle. An inline
 // join still costs its own call and two calls through the Func's func
 // value, with the spills Go's register ABI makes around each: about twice
-// the two direct calls it stands for. Worker.Inline is its test, small
-// enough to be inlined: a recursion that asks it first makes those two
-// calls itself, directly, and calls Join only when it says false. Heartbeats
+// the two direct calls it stands for. Worker.Inline is its test (Join
+// begins with it), small enough to be inlined: a recursion that asks it
+// first makes those two calls itself, directly, and calls Join only when
+// it says false. Heartbeats
 // promote the oldest frames first, and those are the lazy ones: in a
 // divide-and-conquer recursion the few joins near the root are lazy and
 // almost every other one is inline. When no lazy frame is left to promote,
