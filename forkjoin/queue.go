@@ -68,7 +68,9 @@ func (q *queue) grow() {
 	q.buf, q.head = nb, 0
 }
 
-// popFront removes the oldest job, or returns nil.
+// popFront removes the oldest job, or returns nil. It is every idle
+// worker's take from the shared queue, under the lock all workers contend
+// for, so it spells out take(0) rather than call it, as popBack does.
 func (q *queue) popFront(st *workerStats) *job {
 	if q.n.Load() == 0 {
 		return nil
@@ -201,15 +203,21 @@ func (q *queue) newestOf(r *root) int {
 	return -1
 }
 
-// take removes and returns the job at position i (0 = front), closing the
-// gap from behind. The caller holds q.mu.
+// take removes and returns the job at position i (0 = front): the front
+// by moving head, any other by closing the gap from behind. The caller
+// holds q.mu.
 func (q *queue) take(i int) *job {
 	mask := len(q.buf) - 1
 	j := q.buf[(q.head+i)&mask]
-	for k := i; k < q.size-1; k++ {
-		q.buf[(q.head+k)&mask] = q.buf[(q.head+k+1)&mask]
+	if i == 0 {
+		q.buf[q.head] = nil
+		q.head = (q.head + 1) & mask
+	} else {
+		for k := i; k < q.size-1; k++ {
+			q.buf[(q.head+k)&mask] = q.buf[(q.head+k+1)&mask]
+		}
+		q.buf[(q.head+q.size-1)&mask] = nil
 	}
-	q.buf[(q.head+q.size-1)&mask] = nil
 	q.size--
 	q.count(j, -1)
 	q.n.Store(int64(q.size))
@@ -229,16 +237,10 @@ func (q *queue) popFrontOf(r *root) *job {
 	if q.size == 0 {
 		return nil
 	}
-	j := q.buf[q.head]
-	if j.root != r || j.owner == nil {
+	if j := q.buf[q.head]; j.root != r || j.owner == nil {
 		return nil
 	}
-	q.buf[q.head] = nil
-	q.head = (q.head + 1) & (len(q.buf) - 1)
-	q.size--
-	q.count(j, -1)
-	q.n.Store(int64(q.size))
-	return j
+	return q.take(0)
 }
 
 // frontIsForkedOf reports whether popFrontOf(r) would take a job.
