@@ -34,6 +34,10 @@ type sorter[E integer, K unsigned] struct {
 	flip    K
 	workers int // the pool's workers when tasks may be forked, else 0
 	task    *forkjoin.Func[bucketRange[E, K], struct{}]
+	// lsdMin and lsdMax bound the buckets lsd finishes: the constants of
+	// the same names, except in tests, which shrink them to reach the wide
+	// MSD levels (msdWidth) with small inputs.
+	lsdMin, lsdMax int
 }
 
 func (r *sorter[E, K]) key(x E) K { return K(x) ^ r.flip }
@@ -98,11 +102,11 @@ func (r *sorter[E, K]) sortBelow(w *forkjoin.Worker, x, y []E, below int, toY bo
 			}
 			return
 		}
-		if len(x) > lsdMin && len(x) <= lsdMax {
+		if len(x) > r.lsdMin && len(x) <= r.lsdMax {
 			r.lsd(x, y, below, toY)
 			return
 		}
-		width := msdWidth(len(x), below)
+		width := r.msdWidth(len(x), below)
 		shift := below - width
 		start := make([]int, 1<<width+1)
 		var moved bool
@@ -130,9 +134,9 @@ func (r *sorter[E, K]) sortBelow(w *forkjoin.Worker, x, y []E, below int, toY bo
 // leaves a whole number of LSD digits below it and makes buckets of the
 // size lsd finishes, it is that digit (64 bits: 9, leaving 5 digits of 11;
 // 32 bits: 10, leaving 2); otherwise 8 bits, or what is left.
-func msdWidth(n, below int) int {
+func (r *sorter[E, K]) msdWidth(n, below int) int {
 	a := below - lsdBits*max(0, (below-6)/lsdBits)
-	if a <= msdMaxBits && n>>a >= lsdMin && n>>a <= lsdMax {
+	if a <= msdMaxBits && n>>a >= r.lsdMin && n>>a <= r.lsdMax {
 		return a
 	}
 	return min(msdBits, below)

@@ -101,11 +101,22 @@ const (
 // sortInts sorts s, ordering key(x) = K(x) ^ flip as unsigned numbers:
 // flip is the sign bit for signed E, which puts negative numbers first.
 func sortInts[E integer, K unsigned](w *forkjoin.Worker, s []E, flip K) {
-	r := &sorter[E, K]{flip: flip}
+	newSorter[E](w, flip, lsdMin, lsdMax).sort(w, s)
+}
+
+// newSorter returns the sorter of one Sort call on w (nil: serial), with
+// the given bounds of the buckets that lsd finishes.
+func newSorter[E integer, K unsigned](w *forkjoin.Worker, flip K, lsdMin, lsdMax int) *sorter[E, K] {
+	r := &sorter[E, K]{flip: flip, lsdMin: lsdMin, lsdMax: lsdMax}
 	if w != nil && w.Pool().Workers() > 1 {
 		r.workers = w.Pool().Workers()
 		r.task = forkjoin.NewFunc(r.bucketTask)
 	}
+	return r
+}
+
+// sort sorts s, which has at least 2 elements.
+func (r *sorter[E, K]) sort(w *forkjoin.Worker, s []E) {
 	diff, sorted := r.scan(w, s)
 	if sorted || diff == 0 {
 		return

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"unsafe"
 
 	"github.com/fjkit/fjkit/forkjoin"
 )
@@ -182,5 +183,52 @@ func TestSortable(t *testing.T) {
 	s := []string{"b", "a"}
 	if Sort(nil, s) || s[0] != "b" {
 		t.Errorf("Sort on strings = true or changed s: %q", s)
+	}
+}
+
+// TestWideMSDLevels sorts inputs that, with the bounds of lsd's buckets
+// shrunk to 64..512, make msdWidth take a wider digit than 8 bits at the
+// top: 9 bits for 64-bit keys, 10 for 32-bit ones, serially and with the
+// parallel scatter. With the real bounds that takes 4·10^6 and 8·10^6
+// elements, too many for the race detector's time.
+func TestWideMSDLevels(t *testing.T) {
+	p := forkjoin.New(forkjoin.Workers(2))
+	defer p.Close()
+	const n = parMin + 12345
+	t.Run("uint64", func(t *testing.T) {
+		checkWide(t, p, n, uint64(0), 9, func(r *rand.Rand) uint64 { return r.Uint64() })
+	})
+	t.Run("int64", func(t *testing.T) {
+		checkWide(t, p, n, uint64(1)<<63, 9, func(r *rand.Rand) int64 { return int64(r.Uint64()) })
+	})
+	t.Run("uint32", func(t *testing.T) {
+		checkWide(t, p, n, uint32(0), 10, func(r *rand.Rand) uint32 { return r.Uint32() })
+	})
+	t.Run("int32", func(t *testing.T) {
+		checkWide(t, p, n, uint32(1)<<31, 10, func(r *rand.Rand) int32 { return int32(r.Uint32()) })
+	})
+}
+
+func checkWide[E integer, K unsigned](t *testing.T, p *forkjoin.Pool, n int, flip K, width int, gen func(r *rand.Rand) E) {
+	t.Helper()
+	const lo, hi = 64, 512
+	keyBits := 8 * int(unsafe.Sizeof(flip))
+	if got := newSorter[E](nil, flip, lo, hi).msdWidth(n, keyBits); got != width {
+		t.Fatalf("msdWidth(%d, %d) = %d, want %d", n, keyBits, got, width)
+	}
+	for name, in := range patterns(n, gen) {
+		want := slices.Clone(in)
+		slices.Sort(want)
+		for _, par := range []bool{false, true} {
+			got := slices.Clone(in)
+			if par {
+				forkjoin.Run(p, func(w *forkjoin.Worker) { newSorter[E](w, flip, lo, hi).sort(w, got) })
+			} else {
+				newSorter[E](nil, flip, lo, hi).sort(nil, got)
+			}
+			if err := same(got, want); err != nil {
+				t.Fatalf("%T n=%d %s parallel=%v: %v", got, n, name, par, err)
+			}
+		}
 	}
 }
