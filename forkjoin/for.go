@@ -162,8 +162,8 @@ func forSplit(w *Worker, a forArgs) {
 // As in work-stealing mode, a panic stops the loop: once a piece panicked,
 // no more pieces are spawned and those queued are skipped, and the panic
 // comes out of ForRange when the pieces already running have finished. The
-// scope and the loop's record (forLoop) cost two allocations per loop. Only w's goroutine calls it, in
-// shared-queue mode.
+// scope and the loop's record (forLoop) cost two allocations per loop.
+// Only w's goroutine calls it, in shared-queue mode.
 func forSpawn(w *Worker, a forArgs) {
 	if a.hi-a.lo <= a.grain {
 		w.nTasks++
@@ -183,9 +183,10 @@ func forSpawn(w *Worker, a forArgs) {
 
 // forLoop is what every piece of one forSpawn loop shares, so that a
 // piece's argument is two words (Func.Go's batch record carries 16 of them
-// side by side, a cache line per four pieces): with the body and the scope
-// in each piece instead, four words and two pointers a piece, the loop took
-// twice as long per piece as a Func.Go loop of two-word arguments.
+// side by side, a cache line per four pieces): with the end, the body and
+// the scope in each piece instead, four words a piece, two of them
+// pointers, the loop took twice as long per piece as a Func.Go loop of
+// two-word arguments.
 type forLoop struct {
 	hi, grain int
 	body      func(w *Worker, lo, hi int)

@@ -71,22 +71,26 @@ func TestFixedGrainLoopSplitsForThief(t *testing.T) {
 
 // TestFixedGrainLoopHugeRange checks a split of a range whose length plus
 // grain overflows an int: forSplit's piece count once did, and split a
-// range into an empty piece and the whole range again.
+// range into an empty piece and the whole range again. In shared-queue
+// mode each piece's end is computed from its start (forPiece), where
+// lo+grain overflows too.
 func TestFixedGrainLoopHugeRange(t *testing.T) {
-	p := forkjoin.New(forkjoin.Workers(2))
-	defer p.Close()
-	const grain = 1 << 62
-	var pieces, empty atomic.Int64
-	forkjoin.Run(p, func(w *forkjoin.Worker) {
-		forkjoin.ForRange(w, 0, math.MaxInt, grain, func(_ *forkjoin.Worker, lo, hi int) {
-			pieces.Add(1)
-			if lo >= hi || lo%grain != 0 {
-				empty.Add(1)
-			}
+	for _, mode := range []forkjoin.Mode{forkjoin.WorkStealing, forkjoin.SharedQueue} {
+		p := forkjoin.New(forkjoin.Workers(2), forkjoin.WithMode(mode))
+		const grain = 1 << 62
+		var pieces, empty atomic.Int64
+		forkjoin.Run(p, func(w *forkjoin.Worker) {
+			forkjoin.ForRange(w, 0, math.MaxInt, grain, func(_ *forkjoin.Worker, lo, hi int) {
+				pieces.Add(1)
+				if lo >= hi || lo%grain != 0 {
+					empty.Add(1)
+				}
+			})
 		})
-	})
-	if want := int64((math.MaxInt-1)/grain + 1); pieces.Load() != want || empty.Load() != 0 {
-		t.Errorf("ran %d pieces (%d empty or misaligned), want %d", pieces.Load(), empty.Load(), want)
+		p.Close()
+		if want := int64((math.MaxInt-1)/grain + 1); pieces.Load() != want || empty.Load() != 0 {
+			t.Errorf("%v: ran %d pieces (%d empty or misaligned), want %d", mode, pieces.Load(), empty.Load(), want)
+		}
 	}
 }
 

@@ -8,15 +8,15 @@ import (
 
 // Digit widths. An MSD level scatters its whole input, which is larger
 // than the caches, to one place per bucket: 8 bits (256 places, whose
-// lines the L1 keeps) unless a wider digit, up to msdMaxBits, leaves the
-// buckets' remaining bits a whole number of LSD digits (msdWidth). An LSD
-// pass works on a bucket held in L2 and takes 11 bits at a time: its 2048
-// places miss the L1, each pass costing about 1.3 times an 8-bit one, but a
-// 64-bit key needs 5 passes below a 9-bit MSD level instead of 7 below an
-// 8-bit one. Random uint64, 10^7, interleaved runs on the development
-// machine: 335-403 ms serially against 431-507 ms with 8-bit passes, and
-// 9- and 10-bit passes in between (the radix sort of 10^7 is one MSD level
-// and then LSD passes, see sortBelow).
+// lines the L1 keeps) unless another digit of at most msdMaxBits leaves
+// the buckets' remaining bits a whole number of LSD digits (msdWidth). An
+// LSD pass works on a bucket held in L2 and takes 11 bits at a time: its
+// 2048 places miss the L1, each pass costing about 1.3 times an 8-bit one,
+// but a 64-bit key needs 5 passes below a 9-bit MSD level instead of 7
+// below an 8-bit one. Random uint64, 10^7, serially, one run of the
+// candidates interleaved on the development machine (3 rounds): 8-bit LSD
+// passes 431-507 ms, 9-bit 462-470, 10-bit 368-423, 11-bit 336-403 (the
+// radix sort of 10^7 is one MSD level and then LSD passes, see sortBelow).
 const (
 	msdBits    = 8
 	msdMaxBits = 10
@@ -89,7 +89,7 @@ func (r *sorter[E, K]) scan(w *forkjoin.Worker, s []E) (K, bool) {
 // agrees costs its histogram and no scatter. Buckets of L2 size are
 // finished by lsd. On random 64-bit keys, 10^7 of them take one level of 9
 // bits, into 512 buckets of about 20 000, and then 5 LSD passes in each;
-// 10^6 take three levels of 8 bits, down to buckets of about 15 sorted by
+// 10^6 take two levels of 8 bits, down to buckets of about 15 sorted by
 // insertion.
 func (r *sorter[E, K]) sortBelow(w *forkjoin.Worker, x, y []E, below int, toY bool) {
 	for {
@@ -133,10 +133,12 @@ func (r *sorter[E, K]) sortBelow(w *forkjoin.Worker, x, y []E, below int, toY bo
 // takes when `below` bits are left. If a digit of at most msdMaxBits
 // leaves a whole number of LSD digits below it and makes buckets of the
 // size lsd finishes, it is that digit (64 bits: 9, leaving 5 digits of 11;
-// 32 bits: 10, leaving 2); otherwise 8 bits, or what is left.
+// 32 bits: 10, leaving 2; 62 bits: 7); otherwise 8 bits, or what is left.
+// That digit is between 6 and 16 bits wide when 6 or more are left (so at
+// most msdMaxBits, as scatter's arrays need), and all of them otherwise.
 func (r *sorter[E, K]) msdWidth(n, below int) int {
 	a := below - lsdBits*max(0, (below-6)/lsdBits)
-	if a <= msdMaxBits && n>>a >= r.lsdMin && n>>a <= r.lsdMax {
+	if a <= msdMaxBits && n>>a > r.lsdMin && n>>a <= r.lsdMax {
 		return a
 	}
 	return min(msdBits, below)
@@ -240,9 +242,10 @@ func insertionSort[E integer](s []E) {
 	}
 }
 
-// scatter moves x into y by the digit of width bits at shift, filling start
-// with the buckets' bounds. It reports false, moving nothing, if every key
-// has the same digit.
+// scatter moves x into y by the digit of width bits at shift (at most
+// msdMaxBits), filling start, of length 1<<width+1 and all zeros, with the
+// buckets' bounds. It reports false, moving nothing, if every key has the
+// same digit.
 func (r *sorter[E, K]) scatter(x, y []E, shift, width int, start []int) bool {
 	flip, mask, nb := r.flip, K(1)<<width-1, 1<<width
 	var h [msdRadix]int // digits are masked to msdRadix: no bounds checks

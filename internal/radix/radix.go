@@ -86,7 +86,8 @@ type unsigned interface {
 // result beside the parallel quicksort and slices.Sort.
 const (
 	// lsdMin and lsdMax bound the buckets finished by LSD passes (see
-	// lsd): up to 2^16 elements of 8 bytes, bucket and scratch stay in L2.
+	// lsd), and so the MSD digit widths that lead to them (msdWidth): up
+	// to 2^16 elements of 8 bytes, bucket and scratch (1 MiB) fill the L2.
 	lsdMin = 1 << 13
 	lsdMax = 1 << 16
 

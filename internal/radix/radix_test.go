@@ -189,8 +189,9 @@ func TestSortable(t *testing.T) {
 // TestWideMSDLevels sorts inputs that, with the bounds of lsd's buckets
 // shrunk to 64..512, make msdWidth take a wider digit than 8 bits at the
 // top: 9 bits for 64-bit keys, 10 for 32-bit ones, serially and with the
-// parallel scatter. With the real bounds that takes 4·10^6 and 8·10^6
-// elements, too many for the race detector's time.
+// parallel scatter. With the real bounds that takes more than 2^22
+// (4.2·10^6) and 2^23 (8.4·10^6) elements, too many for the race
+// detector's time.
 func TestWideMSDLevels(t *testing.T) {
 	p := forkjoin.New(forkjoin.Workers(2))
 	defer p.Close()
@@ -229,6 +230,39 @@ func checkWide[E integer, K unsigned](t *testing.T, p *forkjoin.Pool, n int, fli
 			if err := same(got, want); err != nil {
 				t.Fatalf("%T n=%d %s parallel=%v: %v", got, n, name, par, err)
 			}
+		}
+	}
+}
+
+// TestMSDWidth checks msdWidth's choice for every number of bits left, on
+// inputs whose buckets land in lsd's range at some width and on inputs too
+// short for any: never wider than scatter's arrays or the bits left, and
+// either 8 bits (or all that is left) or a digit that leaves whole LSD
+// digits and buckets of lsd's size.
+func TestMSDWidth(t *testing.T) {
+	r := newSorter[uint64](nil, uint64(0), lsdMin, lsdMax)
+	for below := 1; below <= 64; below++ {
+		for _, n := range []int{1000, lsdMin << 6, lsdMin << 9, lsdMin << 10, 10_000_000} {
+			got := r.msdWidth(n, below)
+			if got < 1 || got > min(below, msdMaxBits) {
+				t.Fatalf("msdWidth(%d, %d) = %d: outside [1, %d]", n, below, got, min(below, msdMaxBits))
+			}
+			if got == min(msdBits, below) {
+				continue
+			}
+			if rest := below - got; rest%lsdBits != 0 && rest >= 6 {
+				t.Errorf("msdWidth(%d, %d) = %d leaves %d bits, not whole %d-bit digits", n, below, got, rest, lsdBits)
+			}
+			if b := n >> got; b <= lsdMin || b > lsdMax {
+				t.Errorf("msdWidth(%d, %d) = %d makes buckets of %d, outside (%d, %d]", n, below, got, b, lsdMin, lsdMax)
+			}
+		}
+	}
+	for _, c := range []struct{ n, below, want int }{
+		{10_000_000, 64, 9}, {10_000_000, 32, 10}, {1 << 22, 62, 7}, {10_000_000, 16, 8}, {1_000_000, 64, 8},
+	} {
+		if got := r.msdWidth(c.n, c.below); got != c.want {
+			t.Errorf("msdWidth(%d, %d) = %d, want %d", c.n, c.below, got, c.want)
 		}
 	}
 }
