@@ -84,19 +84,30 @@ func check[E cmp.Ordered](t *testing.T, p *forkjoin.Pool, gen func(r *rand.Rand)
 		if testing.Short() && n >= parMin && !bigInShort[t.Name()] {
 			continue
 		}
-		for name, in := range patterns(n, gen) {
-			want := slices.Clone(in)
-			slices.Sort(want)
-			for _, par := range []bool{false, true} {
-				got := slices.Clone(in)
-				if par {
-					forkjoin.Run(p, func(w *forkjoin.Worker) { Sort(w, got) })
-				} else if !Sort(nil, got) {
-					t.Fatalf("%T: Sort reported false", got)
-				}
-				if err := same(got, want); err != nil {
-					t.Fatalf("%T n=%d %s parallel=%v: %v", got, n, name, par, err)
-				}
+		checkSorts(t, p, n, gen, func(w *forkjoin.Worker, s []E) {
+			if !Sort(w, s) {
+				t.Errorf("%T: Sort reported false", s)
+			}
+		})
+	}
+}
+
+// checkSorts sorts every pattern of n keys with sort, serially (w nil) and
+// on p, against slices.Sort.
+func checkSorts[E cmp.Ordered](t *testing.T, p *forkjoin.Pool, n int, gen func(r *rand.Rand) E, sort func(w *forkjoin.Worker, s []E)) {
+	t.Helper()
+	for name, in := range patterns(n, gen) {
+		want := slices.Clone(in)
+		slices.Sort(want)
+		for _, par := range []bool{false, true} {
+			got := slices.Clone(in)
+			if par {
+				forkjoin.Run(p, func(w *forkjoin.Worker) { sort(w, got) })
+			} else {
+				sort(nil, got)
+			}
+			if err := same(got, want); err != nil {
+				t.Fatalf("%T n=%d %s parallel=%v: %v", got, n, name, par, err)
 			}
 		}
 	}
@@ -217,21 +228,7 @@ func checkWide[E integer, K unsigned](t *testing.T, p *forkjoin.Pool, n int, fli
 	if got := newSorter[E](nil, flip, lo, hi).msdWidth(n, keyBits); got != width {
 		t.Fatalf("msdWidth(%d, %d) = %d, want %d", n, keyBits, got, width)
 	}
-	for name, in := range patterns(n, gen) {
-		want := slices.Clone(in)
-		slices.Sort(want)
-		for _, par := range []bool{false, true} {
-			got := slices.Clone(in)
-			if par {
-				forkjoin.Run(p, func(w *forkjoin.Worker) { newSorter[E](w, flip, lo, hi).sort(w, got) })
-			} else {
-				newSorter[E](nil, flip, lo, hi).sort(nil, got)
-			}
-			if err := same(got, want); err != nil {
-				t.Fatalf("%T n=%d %s parallel=%v: %v", got, n, name, par, err)
-			}
-		}
-	}
+	checkSorts(t, p, n, gen, func(w *forkjoin.Worker, s []E) { newSorter[E](w, flip, lo, hi).sort(w, s) })
 }
 
 // TestMSDWidth checks msdWidth's choice for every number of bits left, on
