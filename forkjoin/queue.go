@@ -68,9 +68,8 @@ func (q *queue) grow() {
 	q.buf, q.head = nb, 0
 }
 
-// popFront removes the oldest job, or returns nil. It is every idle
-// worker's take from the shared queue, under the lock all workers contend
-// for, so it spells out take(0) rather than call it, as popBack does.
+// popFront removes the oldest job, or returns nil: every idle worker's
+// take from the shared queue. It unlocks without a defer, as popBack does.
 func (q *queue) popFront(st *workerStats) *job {
 	if q.n.Load() == 0 {
 		return nil
@@ -80,12 +79,7 @@ func (q *queue) popFront(st *workerStats) *job {
 		q.mu.Unlock()
 		return nil
 	}
-	j := q.buf[q.head]
-	q.buf[q.head] = nil
-	q.head = (q.head + 1) & (len(q.buf) - 1)
-	q.size--
-	q.count(j, -1)
-	q.n.Store(int64(q.size))
+	j := q.take(0)
 	q.mu.Unlock()
 	return j
 }

@@ -11,7 +11,8 @@ import (
 // lines the L1 keeps) unless another digit of at most msdMaxBits leaves
 // the buckets' remaining bits a whole number of LSD digits (msdWidth). An
 // LSD pass works on a bucket held in L2 and takes 11 bits at a time: its
-// 2048 places miss the L1, each pass costing about 1.3 times an 8-bit one,
+// 2048 places miss the L1, each pass costing about 1.15 times an 8-bit one
+// (3.9-4.7 against 3.9-4.3 ns per element, buckets of 10^4 to 4·10^4),
 // but a 64-bit key needs 5 passes below a 9-bit MSD level instead of 7
 // below an 8-bit one. Random uint64, 10^7, serially, one run of the
 // candidates interleaved on the development machine (3 rounds): 8-bit LSD
@@ -248,7 +249,11 @@ func insertionSort[E integer](s []E) {
 // same digit.
 func (r *sorter[E, K]) scatter(x, y []E, shift, width int, start []int) bool {
 	flip, mask, nb := r.flip, K(1)<<width-1, 1<<width
-	var h [msdRadix]int // digits are masked to msdRadix: no bounds checks
+	// Digits are masked to msdRadix: no bounds checks. The expression is
+	// spelled out here and in parallelScatter: a generic helper for it,
+	// though inlined, made the parallel scatter's loop reload mask from
+	// the stack and test a pointer for nil on every element (go1.26).
+	var h [msdRadix]int
 	for _, v := range x {
 		h[uint((K(v)^flip)>>shift&mask)&(msdRadix-1)]++
 	}
