@@ -37,8 +37,9 @@ func TestInjectorServesNewestDeadlineRootWhenBackedUp(t *testing.T) {
 		if got := q.popForIdle(); got != c.queue[c.want] {
 			t.Errorf("%s: popForIdle took another job than #%d", c.name, c.want)
 		}
-		if q.size != len(c.queue)-1 || q.forked != countForked(c.queue)-countForked([]*job{c.queue[c.want]}) {
-			t.Errorf("%s: %d jobs left, want %d", c.name, q.size, len(c.queue)-1)
+		wantForked := countForked(c.queue) - countForked([]*job{c.queue[c.want]})
+		if q.size != len(c.queue)-1 || q.forked != wantForked {
+			t.Errorf("%s: %d jobs left, %d of them forked; want %d and %d", c.name, q.size, q.forked, len(c.queue)-1, wantForked)
 		}
 	}
 }
