@@ -3,6 +3,7 @@ package forkjoin
 import (
 	"context"
 	"runtime"
+	"runtime/metrics"
 	"runtime/pprof"
 	"sync/atomic"
 	"time"
@@ -49,6 +50,8 @@ type Worker struct {
 	ticks, tickEvery     int32
 	lastClock, lastYield time.Duration
 	procs, procsLeft     int
+	sched                [3]metrics.Sample // pWanted's reading of the scheduler
+	yields               uint64            // Gosched calls, for tests
 
 	// batch is the open spawn batch: a record on no deque, counted in no
 	// scope yet, that the running task's next spawns fill (batch.go).
