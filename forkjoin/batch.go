@@ -53,7 +53,9 @@ import "unsafe"
 //     measured before that fix.)
 //
 // Like every spawned record, a batch goes back to the worker that spawned it
-// once run (records.go).
+// once run (records.go). Besides the two batch records here, forspawn.go's
+// rangeBatch carries a shared-queue loop's consecutive pieces under the same
+// rules.
 
 // spawnBatch is the most tasks one batch record carries. Sixteen makes a
 // batch of small arguments a few cache lines, saves fifteen of every sixteen

@@ -151,62 +151,6 @@ func forSplit(w *Worker, a forArgs) {
 	forFunc.joinEager(w, left, right)
 }
 
-// forSpawn runs a fixed-grain loop in shared-queue mode as the classic
-// design does: the calling task puts every piece on the one queue, as a
-// scope's spawns (Func.Go, which batches them while many are waiting and
-// runs them inline past the scope's backlog bound), and the workers take
-// them from there. It used to split the range in halves down to single
-// pieces, one fork per piece on top of the piece itself: on one worker 4.8
-// times the seeds' global queue, which only pops pieces (fjbench seed,
-// weight 4, 2·10⁶ pieces). Every piece counts as one task in Stats.Tasks.
-// As in work-stealing mode, a panic stops the loop: once a piece panicked,
-// no more pieces are spawned and those queued are skipped, and the panic
-// comes out of ForRange when the pieces already running have finished. The
-// scope and the loop's record (forLoop) cost two allocations per loop.
-// Only w's goroutine calls it, in shared-queue mode.
-func forSpawn(w *Worker, a forArgs) {
-	if a.hi-a.lo <= a.grain {
-		w.nTasks++
-		a.body(w, a.lo, a.hi)
-		return
-	}
-	Scope(w, func(s *S) {
-		l := &forLoop{hi: a.hi, grain: a.grain, body: a.body, s: s}
-		for lo := a.lo; !w.Canceled() && s.panic.Load() == nil; lo += a.grain {
-			forPiece.Go(s, pieceArgs{lo, l})
-			if a.hi-lo <= a.grain {
-				return // that was the last piece, which may be shorter
-			}
-		}
-	})
-}
-
-// forLoop is what every piece of one forSpawn loop shares, so that a
-// piece's argument is two words (Func.Go's batch record carries 16 of them
-// side by side, a cache line per four pieces) instead of four with the end,
-// the body and the scope in each piece, two of them pointers:
-// BenchmarkSeedFlat/weight=4/range/shared-queue, interleaved, minimum/median
-// of 8, went from 58/81 to 46/80 ms on 1 worker and from 253/347 to
-// 166/235 ms on 16.
-type forLoop struct {
-	hi, grain int
-	body      func(w *Worker, lo, hi int)
-	s         *S // the loop's scope, whose panic skips the pieces not started
-}
-
-// pieceArgs is one piece of forSpawn's loop: [lo, min(lo+grain, hi)).
-type pieceArgs struct {
-	lo int
-	l  *forLoop
-}
-
-var forPiece = NewFunc(func(w *Worker, a pieceArgs) struct{} {
-	if l := a.l; l.s.panic.Load() == nil {
-		l.body(w, a.lo, a.lo+min(l.grain, l.hi-a.lo)) // not lo+grain, which can overflow
-	}
-	return struct{}{}
-})
-
 // split decides whether a piece of n indices is divided further.
 func (a *forArgs) split(w *Worker, n int) bool {
 	if n < 2 {

@@ -72,7 +72,7 @@ func TestFixedGrainLoopSplitsForThief(t *testing.T) {
 // TestFixedGrainLoopHugeRange checks a split of a range whose length plus
 // grain overflows an int: forSplit's piece count once did, and split a
 // range into an empty piece and the whole range again. In shared-queue
-// mode each piece's end is computed from its start (forPiece), where
+// mode each piece's end is computed from its start (runPiece), where
 // lo+grain overflows too.
 func TestFixedGrainLoopHugeRange(t *testing.T) {
 	for _, mode := range []forkjoin.Mode{forkjoin.WorkStealing, forkjoin.SharedQueue} {
