@@ -21,14 +21,16 @@ func tickFor(w *Worker, d time.Duration) uint64 {
 
 // A worker whose P is the only busy one does not yield: nothing waits for
 // its P (pWanted). Yielding every yieldInterval, 40 ms would make about 200
-// yields.
+// yields. The bound leaves room for the moments the other P is busy after
+// all (the race detector's and the collector's goroutines, a test before
+// this one winding down): 21 were seen under make test.
 func TestNoYieldWhileAPIsIdle(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
 	p := New(Workers(1))
 	defer p.Close()
 	yields := Invoke(p, func(w *Worker) uint64 { return tickFor(w, 40*time.Millisecond) })
-	if yields > 20 {
-		t.Errorf("1 worker on 2 Ps with nothing else running yielded %d times in 40 ms, want at most 20 (about 200 without pWanted)", yields)
+	if yields > 60 {
+		t.Errorf("1 worker on 2 Ps with nothing else running yielded %d times in 40 ms, want at most 60 (about 200 without pWanted)", yields)
 	}
 }
 
