@@ -50,7 +50,8 @@ type Worker struct {
 	ticks, tickEvery     int32
 	lastClock, lastYield time.Duration
 	procs, procsLeft     int
-	sched                [3]metrics.Sample // pWanted's reading of the scheduler
+	sched                [4]metrics.Sample // pWanted's reading of the scheduler
+	quietUntil           time.Duration     // pWanted's last "nobody waits" holds until then
 	yields               uint64            // Gosched calls, for tests
 
 	// batch is the open spawn batch: a record on no deque, counted in no

@@ -20,9 +20,9 @@ import (
 //   - at least every yieldInterval while it runs tasks, so that timers fire,
 //     canceled invocations learn of it, and other goroutines keep their
 //     latency; every oversubscribedYieldInterval instead while more of
-//     the pool's workers are awake than there are Ps (oversubscribed),
-//     when the Ps already rotate among them; and only if somebody may be
-//     waiting for the P (pWanted). Reading the clock at every
+//     the pool's workers are awake than there are Ps (awake), when the Ps
+//     already rotate among them, or while a P is idle and nobody waits for
+//     one (pWanted). Reading the clock at every
 //     fork would cost more than the fork, so the worker counts ticks
 //     (forks, spawns, tasks started, adaptive loop leaves) and reads the
 //     clock once every tickEvery ticks, adapting tickEvery so that reads
@@ -39,7 +39,7 @@ import (
 const (
 	yieldInterval = 200 * time.Microsecond // longest run without a yield, give or take clockEvery
 	// oversubscribedYieldInterval replaces it while the pool is
-	// oversubscribed (see oversubscribed).
+	// oversubscribed (see awake) or nobody waits for a P (pWanted).
 	oversubscribedYieldInterval = time.Millisecond
 	clockEvery                  = 20 * time.Microsecond // target time between clock reads
 	maxTickEvery                = 1 << 12
@@ -77,44 +77,67 @@ func (w *Worker) readClock() {
 	}
 }
 
-// yield lets the other goroutines queued on w's P run, at most every
-// oversubscribedYieldInterval while the pool is oversubscribed. t is the
-// time now.
+// yield lets the other goroutines queued on w's P run. t is the time now;
+// the caller found that yieldInterval has passed since the last yield. It
+// yields then, except within oversubscribedYieldInterval of the last yield
+// while the pool is oversubscribed, or while a P is idle and nobody waits
+// for one (pWanted). So a worker yields at least every millisecond, whatever
+// the rest: the timers on its P then fire within about a millisecond even
+// when the runtime leaves them to an idle P (which, blocked in the network
+// poller, wakes in whole milliseconds on Linux).
 func (w *Worker) yield(t time.Duration) {
-	if t-w.lastYield < oversubscribedYieldInterval && w.oversubscribed() {
-		return
-	}
-	if !w.pWanted() {
-		w.lastYield = t // nobody to yield to: look again in yieldInterval
-		return
+	if t-w.lastYield < oversubscribedYieldInterval {
+		awake := w.awake()
+		if awake > w.procs {
+			return // oversubscribed: see below
+		}
+		if awake < w.procs && !w.pWanted(t) {
+			return
+		}
 	}
 	w.yieldNow(t)
 }
 
 // pWanted reports whether a yield of w's P could let anything else run
 // sooner: some goroutine is runnable (queued on a P or on the global run
-// queue), or every P is busy, so that the timers on w's P wait for it to
-// enter the scheduler. Otherwise a P is idle: the runtime hands it any
-// goroutine that becomes runnable (wakep) and lets it run the timers of
-// busy Ps, so a yield gains nobody anything, and costs more than nothing:
-// Gosched wakes the idle P's thread, which spins beside the worker (on this
-// machine's two vCPUs, hyperthreads of one core as far as the timings go)
-// or takes the worker's goroutine over. Measured with one worker on two Ps
-// (fib(30) through Func.Join in shared-queue mode, 60 runs under perf
-// stat): 74.5 ms a run and 23 028 context switches yielding every 200 µs,
-// 61.9 ms and 942 with this test. The counts come from runtime/metrics, about 200 ns a
-// read (a lock of the scheduler's), once per yieldInterval at most; they
-// are approximate (a P whose thread searches for work counts as busy), and
-// err towards yielding. Only w's goroutine calls it.
-func (w *Worker) pWanted() bool {
+// queue), or every P is busy (running Go code, or held by a goroutine in a
+// system call), so that the timers on w's P wait for it to enter the
+// scheduler. Otherwise a P is idle: the runtime hands it any goroutine
+// that becomes runnable (wakep) and lets it run the timers of busy Ps. A
+// yield then gains little, and costs something: Gosched wakes the idle P's
+// thread, which spins beside the worker (on this machine's two vCPUs,
+// hyperthreads of one core as far as the timings go) or takes the worker's
+// goroutine over. Measured with one worker on two Ps (fib(30) through
+// Func.Join in shared-queue mode, 60 runs under perf stat, three rounds):
+// 89–103 ms a run and 27 000–32 000 context switches yielding every
+// 200 µs, 66–78 ms and 4 750–5 630 yielding every millisecond while this
+// reports false (docs/design.md gives the price in timer precision).
+//
+// The counts come from runtime/metrics, a read of about 200 ns that takes
+// the scheduler's lock to walk the Ps; a "no" is kept for yieldInterval, so
+// a worker reads at most once per interval, and only while fewer of the
+// pool's workers are awake than there are Ps (yield: with as many, every P
+// is busy, and it yields without asking). They are approximate (a P whose
+// thread searches for work counts as busy; a goroutine in a system call
+// counts as holding a P, whether it does or not) and err towards yielding.
+// Only w's goroutine calls it.
+func (w *Worker) pWanted(t time.Duration) bool {
+	if t < w.quietUntil {
+		return false
+	}
 	s := &w.sched
 	if s[0].Name == "" {
 		s[0].Name = "/sched/goroutines/runnable:goroutines"
 		s[1].Name = "/sched/goroutines/running:goroutines"
-		s[2].Name = "/sched/gomaxprocs:threads"
+		s[2].Name = "/sched/goroutines/not-in-go:goroutines"
+		s[3].Name = "/sched/gomaxprocs:threads"
 	}
 	metrics.Read(s[:])
-	return s[0].Value.Uint64() > 0 || s[1].Value.Uint64() >= s[2].Value.Uint64()
+	if s[0].Value.Uint64() > 0 || s[1].Value.Uint64()+s[2].Value.Uint64() >= s[3].Value.Uint64() {
+		return true
+	}
+	w.quietUntil = t + yieldInterval
+	return false
 }
 
 // yieldNow yields w's P whatever the pool's size: after a root completes
@@ -126,8 +149,10 @@ func (w *Worker) yieldNow(t time.Duration) {
 	runtime.Gosched()
 }
 
-// oversubscribed reports whether more of the pool's workers are awake than
-// there are Ps. Then some of them already wait for a P, the Ps rotate among
+// awake returns how many of the pool's workers are awake (not parked), and
+// refreshes w.procs, GOMAXPROCS as last read: every 64th call, since reading
+// it takes the scheduler's lock. With more workers awake than Ps the pool
+// is oversubscribed: some of them already wait for a P, the Ps rotate among
 // them and the program's goroutines each time one of them parks or
 // searches, and a yield mostly hands the P to one of the pool's own thieves
 // while the yielding worker, often the one producing the work, waits at the
@@ -137,13 +162,12 @@ func (w *Worker) yieldNow(t time.Duration) {
 // workers: 26–33 ms); fjbench serve went from 682 requests/s (89 % timed
 // out) to 3.97 k/s never yielding, with the ticker's p99 lateness at 16 ms,
 // and to 2.78 k/s yielding every millisecond, ticker p99 1.05 ms. So an
-// oversubscribed pool yields every millisecond. GOMAXPROCS is read every
-// 64th time, since reading it takes the scheduler's lock. Only w's
-// goroutine calls it.
-func (w *Worker) oversubscribed() bool {
+// oversubscribed pool yields every millisecond (yield). Only w's goroutine
+// calls it.
+func (w *Worker) awake() int {
 	if w.procsLeft--; w.procsLeft <= 0 {
 		w.procs, w.procsLeft = runtime.GOMAXPROCS(0), 64
 	}
 	p := w.pool
-	return len(p.workers)-int(p.sleep.idle.Load()) > w.procs
+	return len(p.workers) - int(p.sleep.idle.Load())
 }
