@@ -101,13 +101,7 @@ func (f *Func[A, R]) Go(s *S, a A) {
 			return
 		}
 	}
-	var fb *funcBatch[A, R]
-	if j := w.cacheGet(key); j != nil {
-		fb = (*funcBatch[A, R])(unsafe.Pointer(j)) // the key is the record's type
-	} else {
-		fb = &funcBatch[A, R]{}
-		fb.run, fb.owner, fb.key = fb, w, key
-	}
+	fb := newBatch[funcBatch[A, R]](w, key)
 	fb.f = f
 	fb.args[0] = a
 	s.open(w, &fb.job)
@@ -126,15 +120,29 @@ func (s *S) goFrom(w *Worker, fn func(w *Worker)) {
 		}
 		return
 	}
-	var cb *closureBatch
-	if j := w.cacheGet(key); j != nil {
-		cb = (*closureBatch)(unsafe.Pointer(j)) // the key is the record's type
-	} else {
-		cb = &closureBatch{}
-		cb.run, cb.owner, cb.key = cb, w, key
-	}
+	cb := newBatch[closureBatch](w, key)
 	cb.fns[0] = fn
 	s.open(w, &cb.job)
+}
+
+// batchRecord is what newBatch makes: a pointer to a batch record type T,
+// whose first field is its job header (funcBatch, closureBatch, rangeBatch).
+type batchRecord[T any] interface {
+	*T
+	executor
+}
+
+// newBatch returns a free batch record of type T from w's cache, or a new
+// one that w owns; key is typeKey[T](). Only w's goroutine calls it, to
+// open a batch.
+func newBatch[T any, P batchRecord[T]](w *Worker, key unsafe.Pointer) P {
+	if j := w.cacheGet(key); j != nil {
+		return P(unsafe.Pointer(j)) // the key is the record's type
+	}
+	p := P(new(T))
+	h := (*job)(unsafe.Pointer(p)) // the header is T's first field
+	h.run, h.owner, h.key = p, w, key
+	return p
 }
 
 // open starts j, a batch record holding one task of s, on w: queued at once

@@ -73,13 +73,7 @@ func (l *forLoop) spawn(w *Worker, lo int) {
 		}
 		return
 	}
-	var rb *rangeBatch
-	if j := w.cacheGet(key); j != nil {
-		rb = (*rangeBatch)(unsafe.Pointer(j)) // the key is the record's type
-	} else {
-		rb = &rangeBatch{}
-		rb.run, rb.owner, rb.key = rb, w, key
-	}
+	rb := newBatch[rangeBatch](w, key)
 	rb.l, rb.lo = l, lo
 	l.s.open(w, &rb.job)
 }
