@@ -45,6 +45,7 @@ type config struct {
 	n          int // the scenario's size; 0: its default
 	cutoff     int // 0: the scenario's default
 	runs       int
+	rounds     int // the whole subcommand measured this many times in turn (measureRounds)
 	modes      []string // "ws", "shared"
 	format     string
 	plot       string
@@ -64,17 +65,23 @@ type scenario struct {
 	name string
 	doc  string
 	run  func(cfg *config, b *bench) (Section, error)
+	// finish, if set, derives the section's own tables and reading from its
+	// results, once every round is in (measureRounds).
+	finish func(cfg *config, sec *Section)
+	// once: the scenario measures each pool once for a fixed time and
+	// ignores -rounds (serve).
+	once bool
 }
 
 var scenarios = []scenario{
-	{"seed", "the seeds' experiment: 2·10^6 tiny tasks, shared queue vs work stealing, weight sweep (default)", runSeed},
-	{"fib", "doubly recursive Fibonacci, fib(-n, default 35) with a serial -cutoff (default 12)", runFib},
-	{"sort", "sorting -n (default 10^6) int64s (-input, default random): fjkit merge sort and quicksort, slices.Sort, a goroutine merge sort", runSort},
-	{"matmul", "-n×-n (default 512) matrix product: fjkit MatMul, gonum's Mul, row-block pools", runMatMul},
-	{"uts", "Unbalanced Tree Search on T1 cut at depth -n (default 9)", runUTS},
-	{"nqueens", "counting -n-queens solutions (default 13), baselines forking the first -cutoff rows (default 3)", runNQueens},
-	{"treesum", "summing a balanced binary tree of -n nodes (default 10^7): Func.Join, closure Join, serial recursion", runTreeSum},
-	{"serve", "-clients (32) loop InvokeContext with a -deadline (5ms) for -duration: lateness, hand-back, ticker", runServe},
+	{name: "seed", doc: "the seeds' experiment: 2·10^6 tiny tasks, shared queue vs work stealing, weight sweep (default)", run: runSeed, finish: finishSeed},
+	{name: "fib", doc: "doubly recursive Fibonacci, fib(-n, default 35) with a serial -cutoff (default 12)", run: runFib},
+	{name: "sort", doc: "sorting -n (default 10^6) int64s (-input, default random): fjkit merge sort and quicksort, slices.Sort, a goroutine merge sort", run: runSort},
+	{name: "matmul", doc: "-n×-n (default 512) matrix product: fjkit MatMul, gonum's Mul, row-block pools", run: runMatMul},
+	{name: "uts", doc: "Unbalanced Tree Search on T1 cut at depth -n (default 9)", run: runUTS},
+	{name: "nqueens", doc: "counting -n-queens solutions (default 13), baselines forking the first -cutoff rows (default 3)", run: runNQueens},
+	{name: "treesum", doc: "summing a balanced binary tree of -n nodes (default 10^7): Func.Join, closure Join, serial recursion", run: runTreeSum},
+	{name: "serve", doc: "-clients (32) loop InvokeContext with a -deadline (5ms) for -duration: lateness, hand-back, ticker", run: runServe, once: true},
 }
 
 func findScenario(name string) (scenario, bool) {
@@ -124,6 +131,7 @@ func newFlagSet(cfg *config, raw *rawFlags) *flag.FlagSet {
 	fs.IntVar(&cfg.cutoff, "cutoff", 0, "sequential cutoff of a recursive subcommand; 0: its default")
 	fs.StringVar(&cfg.input, "input", "random", "sort: the input, one of "+sortInputKinds)
 	fs.IntVar(&cfg.runs, "runs", 3, "timed runs per measurement after one warm-up; the median and spread are reported")
+	fs.IntVar(&cfg.rounds, "rounds", 1, "measure each subcommand this many times in turn, pooling every row's -runs timed runs: a slow spell of a shared machine then slows one run of every row, not every run of a few (serve: always 1)")
 	fs.StringVar(&raw.mode, "mode", "both", "fjkit scheduler: ws, shared or both")
 	fs.StringVar(&cfg.format, "format", formatTable, "output format: "+strings.Join(formats, ", "))
 	fs.StringVar(&cfg.plot, "plot", "", "write speed-up and throughput charts to `FILE`.svg or FILE.png")
@@ -221,6 +229,8 @@ func (cfg *config) check(cmd string) error {
 		return fmt.Errorf("-format must be one of %s, not %q", strings.Join(formats, ", "), cfg.format)
 	case cfg.runs < 1:
 		return fmt.Errorf("-runs must be at least 1, not %d", cfg.runs)
+	case cfg.rounds < 1:
+		return fmt.Errorf("-rounds must be at least 1, not %d", cfg.rounds)
 	case cfg.tasks < 1:
 		return fmt.Errorf("-tasks must be at least 1, not %d", cfg.tasks)
 	case cfg.n < 0 || cfg.cutoff < 0:
@@ -277,7 +287,7 @@ func execute(inv *invocation, stdout, stderr io.Writer) int {
 	rep := Report{Env: currentEnv()}
 	rep.Env.UsableBefore = usableCores()
 	for _, s := range inv.todo {
-		sec, err := s.run(cfg, b)
+		sec, err := measureRounds(s, cfg, b)
 		if err == nil {
 			err = checkGroups(sec.Results)
 		}

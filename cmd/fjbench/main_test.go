@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestFlagErrors(t *testing.T) {
@@ -27,6 +28,7 @@ func TestFlagErrors(t *testing.T) {
 		{[]string{"-mode", "fast"}, `-mode must be ws, shared or both, not "fast"`},
 		{[]string{"-format", "xml"}, `-format must be one of table, csv, json, bench, not "xml"`},
 		{[]string{"-runs", "0"}, "-runs must be at least 1"},
+		{[]string{"-rounds", "0"}, "-rounds must be at least 1"},
 		{[]string{"-tasks", "0"}, "-tasks must be at least 1"},
 		{[]string{"-plot", "out.pdf"}, `-plot needs a file ending in .svg or .png, not "out.pdf"`},
 		{[]string{"-n", "-3"}, "must not be negative"},
@@ -255,5 +257,44 @@ func TestSmokeSeed(t *testing.T) {
 	}
 	if strings.Contains(out, "### seed weight=4 — ws (") {
 		t.Errorf("seed output still has per-scheduler tables:\n%s", out)
+	}
+}
+
+// -rounds measures the subcommand that many times in turn and pools the runs:
+// every row has rounds × runs timed runs, the seed's own tables and reading
+// are made once from all of them, and serve ignores it.
+func TestRoundsPoolRuns(t *testing.T) {
+	rep := smokeJSON(t, "seed", "-tasks", "2000", "-weights", "4,20", "-workers", "1,2", "-sweep", "1,2", "-runs", "1", "-rounds", "2")
+	for _, r := range rep.Results {
+		if len(r.RunsNs) != 2 {
+			t.Errorf("%s %v %s w=%d: %d runs with -runs 1 -rounds 2, want 2", r.Scenario, r.Params, r.Scheduler, r.Workers, len(r.RunsNs))
+		}
+	}
+	if len(rep.Sections) != 1 {
+		t.Fatalf("seed report has %d sections, want 1", len(rep.Sections))
+	}
+	text := strings.Join(rep.Sections[0].Summary, "\n\n")
+	if n := strings.Count(text, "The seeds' own design, ported to Go"); n != 1 {
+		t.Errorf("the seed's reading appears %d times with -rounds 2, want once:\n%s", n, text)
+	}
+	rep = smokeJSON(t, "serve", "-duration", "20ms", "-clients", "2", "-n", "1000", "-workers", "1", "-rounds", "3")
+	if len(rep.Sections) != 1 {
+		t.Fatalf("serve report has %d sections, want 1", len(rep.Sections))
+	}
+}
+
+// A later round that computed another checksum fails the measurement.
+func TestMergeRoundCatchesAChangedChecksum(t *testing.T) {
+	row := Result{Scenario: "fib", Params: []Param{{"n", "10"}}, Scheduler: "ws", Workers: 2, Checksum: 55, Durations: []time.Duration{1}}
+	sec := Section{Results: []Result{row}}
+	later := row
+	later.Checksum = 56
+	if err := mergeRound(&sec, &Section{Results: []Result{later}}); err == nil || !strings.Contains(err.Error(), "checksum") {
+		t.Errorf("mergeRound with a changed checksum: %v, want a checksum error", err)
+	}
+	later = row
+	later.Durations = []time.Duration{2}
+	if err := mergeRound(&sec, &Section{Results: []Result{later}}); err != nil || len(sec.Results[0].Durations) != 2 {
+		t.Errorf("mergeRound of an equal row: %v, durations %v; want both runs", err, sec.Results[0].Durations)
 	}
 }

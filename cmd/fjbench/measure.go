@@ -6,6 +6,55 @@ import (
 	"time"
 )
 
+// measureRounds runs scenario s cfg.rounds times in turn (once if s.once)
+// and pools the rounds: every row's timed runs and counters are appended to
+// the first round's, and s.finish then derives the section's tables from
+// all of them. A row's runs then come from moments spread over the whole
+// section rather than from one stretch of a few seconds: on a shared machine
+// whose speed drifts by up to 2× within a minute (this project's KVM guest),
+// a slow spell otherwise lands on every run of the rows measured during it,
+// and a table's ratios compare one moment of the machine with another.
+func measureRounds(s scenario, cfg *config, b *bench) (Section, error) {
+	rounds := cfg.rounds
+	if s.once {
+		rounds = 1
+	}
+	sec, err := s.run(cfg, b)
+	for r := 1; r < rounds && err == nil; r++ {
+		var next Section
+		if next, err = s.run(cfg, b); err == nil {
+			err = mergeRound(&sec, &next)
+		}
+	}
+	if err == nil && s.finish != nil {
+		s.finish(cfg, &sec)
+	}
+	return sec, err
+}
+
+// mergeRound appends the runs of round next to sec's: the same rows, in the
+// same order, with the same checksums (a scheduler that computed something
+// else in a later round fails the measurement, as within a round).
+func mergeRound(sec, next *Section) error {
+	if len(next.Results) != len(sec.Results) {
+		return fmt.Errorf("a later round measured %d rows, the first %d", len(next.Results), len(sec.Results))
+	}
+	for i := range sec.Results {
+		r, n := &sec.Results[i], &next.Results[i]
+		if n.group() != r.group() || n.Scheduler != r.Scheduler || n.Workers != r.Workers {
+			return fmt.Errorf("a later round's row %d is %s %s w=%d, the first round's %s %s w=%d",
+				i, n.group(), n.Scheduler, n.Workers, r.group(), r.Scheduler, r.Workers)
+		}
+		if n.Checksum != r.Checksum {
+			return fmt.Errorf("%s %s w=%d: checksum %s in a later round, %s in the first",
+				r.group(), r.Scheduler, r.Workers, fmtChecksum(n.Checksum), fmtChecksum(r.Checksum))
+		}
+		r.Durations = append(r.Durations, n.Durations...)
+		r.Counters = append(r.Counters, n.Counters...)
+	}
+	return nil
+}
+
 // contender is one scheduler at one worker count, ready to run a scenario's work.
 type contender struct {
 	scheduler string

@@ -2,8 +2,11 @@
 # Makes the measurements behind docs/benchmarks.md: runs fjbench's default
 # experiment and every subcommand at its default sizes, writing the tables to
 # docs/bench/NAME.md and the charts to docs/bench/NAME.svg, each with the wall
-# time and the load average around it (the machine may be shared). Run it from
-# the repository root; it takes several minutes on 2 cores.
+# time and the load average around it (the machine may be shared). Each
+# subcommand is measured in three rounds of one timed run per row (-rounds 3
+# -runs 1), so that a slow spell of the host falls on one run of every row
+# rather than on every run of the rows measured during it. Run it from the
+# repository root; it takes several minutes on 2 cores.
 set -eu
 out=docs/bench
 mkdir -p "$out"
@@ -22,7 +25,7 @@ for c in seed fib sort matmul uts nqueens treesum serve; do
 	if [ "$c" = serve ]; then
 		"$bin" "$c" >"$out/$c.md"
 	else
-		"$bin" "$c" -plot "$out/$c.svg" >"$out/$c.md"
+		"$bin" "$c" -rounds 3 -runs 1 -plot "$out/$c.svg" >"$out/$c.md"
 	fi
 	end=$(date +%s)
 	after=$(cut -d' ' -f1 /proc/loadavg)

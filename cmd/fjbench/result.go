@@ -65,6 +65,9 @@ type Section struct {
 	Extra     []Table
 	Notes     []string
 	Summary   []string
+	// usable is how many cores a spin loop could use when the section's
+	// first round started (seed: its reading cautions on a busy machine).
+	usable float64
 }
 
 // Report is everything one invocation of fjbench measured.

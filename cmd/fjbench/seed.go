@@ -114,15 +114,16 @@ var seedPatterns = []seedPattern{
 // runSeed measures the seeds' flat workload: first every scheduler over
 // cfg.workers at the first weight (the seeds' two schedulers, fjkit's modes
 // in each spawn pattern, the Go idioms), then the seeds' schedulers and
-// fjkit's single-producer rows over cfg.sweep at the other weights.
+// fjkit's single-producer rows over cfg.sweep at the other weights. Its
+// tables and reading come after every round (finishSeed).
 func runSeed(cfg *config, b *bench) (Section, error) {
 	sec := Section{Name: "seed", OwnTables: true}
 	if cfg.tasks > math.MaxInt32 {
 		return sec, errSize("seed", "-tasks", cfg.tasks, "at most 2^31-1")
 	}
-	// What the summary must know of the machine: the cores, and how many
-	// of them the run really had when it started.
-	mc := seedMachine{cores: min(runtime.NumCPU(), runtime.GOMAXPROCS(0)), usable: usableCores()}
+	// What the reading must know of the machine (finishSeed): how many of
+	// its cores the run really had when it started.
+	sec.usable = usableCores()
 	add := func(rs []Result, err error) error {
 		sec.Results = append(sec.Results, rs...)
 		return err
@@ -168,12 +169,19 @@ func runSeed(cfg *config, b *bench) (Section, error) {
 			}
 		}
 	}
+	return sec, nil
+}
+
+// finishSeed adds the seed section's own tables and its reading, from every
+// round's results (measureRounds); the machine's usable cores are the first
+// round's.
+func finishSeed(cfg *config, sec *Section) {
+	mc := seedMachine{cores: min(runtime.NumCPU(), runtime.GOMAXPROCS(0)), usable: sec.usable}
 	sec.Extra = append(sec.Extra, seedTable(sec.Results, cfg.weights[0]))
 	if t, ok := sweepTable(sec.Results, cfg.weights, cfg.sweep); ok {
 		sec.Extra = append(sec.Extra, t)
 	}
 	sec.Summary = seedSummary(sec.Results, cfg.weights, cfg.sweep, mc)
-	return sec, nil
 }
 
 // measureSeedPorts measures the seeds' two schedulers at every worker

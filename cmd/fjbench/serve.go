@@ -157,7 +157,7 @@ func runServe(cfg *config, b *bench) (Section, error) {
 	sec := Section{Name: "serve", OwnTables: true, Notes: []string{fmt.Sprintf(
 		"Note: %d clients, each looping forkjoin.InvokeContext(ctx, pool, fn) with a %s deadline for %s per pool, "+
 			"fn a parallel forkjoin.Reduce over %d int64s; a goroutine outside the pool asks to wake every 1 ms. "+
-			"Without -workers the pool has GOMAXPROCS workers, as forkjoin.Default() does; -runs does not apply, "+
+			"Without -workers the pool has GOMAXPROCS workers, as forkjoin.Default() does; -runs and -rounds do not apply, "+
 			"each pool is loaded once for -duration.",
 		cfg.clients, cfg.deadline, cfg.duration, n)}}
 	params := []Param{{"clients", strconv.Itoa(cfg.clients)}, {"deadline", cfg.deadline.String()}, {"n", strconv.Itoa(n)}}
