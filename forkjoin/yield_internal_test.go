@@ -26,20 +26,29 @@ const tickWindow = 100 * time.Millisecond
 // A worker whose P is the only busy one yields only every
 // oversubscribedYieldInterval: nothing waits for its P (pWanted). That is
 // about 100 yields in tickWindow, against about 500 yielding every
-// yieldInterval. The bound leaves room for the moments the other P is busy
-// after all (the race detector's and the collector's goroutines, a test
-// before this one winding down).
+// yieldInterval. Whether the other P is idle depends on the rest of the
+// process (the race detector's and the collector's goroutines, a test before
+// this one winding down: 387 yields were once seen under make test), so the
+// test looks at up to five windows, after a collection each, and passes on
+// the first that shows the idle-P behaviour; without pWanted every window
+// shows about 500.
 func TestYieldRarelyWhileAPIsIdle(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
 	p := New(Workers(1))
 	defer p.Close()
-	yields := Invoke(p, func(w *Worker) uint64 { return tickFor(w, tickWindow) })
-	if yields > 250 {
-		t.Errorf("1 worker on 2 Ps with nothing else running yielded %d times in %v, want at most 250 (about 100; about 500 without pWanted)", yields, tickWindow)
+	var seen []uint64
+	for range 5 {
+		runtime.GC()
+		yields := Invoke(p, func(w *Worker) uint64 { return tickFor(w, tickWindow) })
+		if yields < 20 {
+			t.Fatalf("1 worker on 2 Ps with nothing else running yielded %d times in %v, want at least 20 (about 100: once every %v)", yields, tickWindow, oversubscribedYieldInterval)
+		}
+		if yields <= 250 {
+			return
+		}
+		seen = append(seen, yields)
 	}
-	if yields < 20 {
-		t.Errorf("1 worker on 2 Ps with nothing else running yielded %d times in %v, want at least 20 (about 100: once every %v)", yields, tickWindow, oversubscribedYieldInterval)
-	}
+	t.Errorf("1 worker on 2 Ps with nothing else running yielded %v times in five windows of %v, want at most 250 in one (about 100; about 500 without pWanted)", seen, tickWindow)
 }
 
 // A worker yields every yieldInterval while every P is busy: here the other
