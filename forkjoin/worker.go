@@ -50,9 +50,10 @@ type Worker struct {
 	ticks, tickEvery     int32
 	lastClock, lastYield time.Duration
 	procs, procsLeft     int
-	sched                [4]metrics.Sample // pWanted's reading of the scheduler
-	quietUntil           time.Duration     // pWanted's last "nobody waits" holds until then
-	yields               uint64            // Gosched calls, for tests
+	sched                [4]metrics.Sample                                 // pWanted's reading of the scheduler
+	quietUntil           time.Duration                                     // pWanted's last "nobody waits" holds until then
+	readSched            func() (runnable, running, notInGo, procs uint64) // tests: schedCounts' reading instead of runtime/metrics
+	yields               uint64                                            // Gosched calls, for tests
 
 	// batch is the open spawn batch: a record on no deque, counted in no
 	// scope yet, that the running task's next spawns fill (batch.go).

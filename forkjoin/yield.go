@@ -125,6 +125,21 @@ func (w *Worker) pWanted(t time.Duration) bool {
 	if t < w.quietUntil {
 		return false
 	}
+	runnable, running, notInGo, procs := w.schedCounts()
+	if runnable > 0 || running+notInGo >= procs {
+		return true
+	}
+	w.quietUntil = t + yieldInterval
+	return false
+}
+
+// schedCounts reads runtime/metrics for pWanted: goroutines runnable,
+// running, and not in Go (in system calls), and GOMAXPROCS; or, where a
+// test set w.readSched, that instead. Only w's goroutine calls it.
+func (w *Worker) schedCounts() (runnable, running, notInGo, procs uint64) {
+	if w.readSched != nil {
+		return w.readSched()
+	}
 	s := &w.sched
 	if s[0].Name == "" {
 		s[0].Name = "/sched/goroutines/runnable:goroutines"
@@ -133,11 +148,7 @@ func (w *Worker) pWanted(t time.Duration) bool {
 		s[3].Name = "/sched/gomaxprocs:threads"
 	}
 	metrics.Read(s[:])
-	if s[0].Value.Uint64() > 0 || s[1].Value.Uint64()+s[2].Value.Uint64() >= s[3].Value.Uint64() {
-		return true
-	}
-	w.quietUntil = t + yieldInterval
-	return false
+	return s[0].Value.Uint64(), s[1].Value.Uint64(), s[2].Value.Uint64(), s[3].Value.Uint64()
 }
 
 // yieldNow yields w's P whatever the pool's size: after a root completes

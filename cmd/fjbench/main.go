@@ -45,7 +45,7 @@ type config struct {
 	n          int // the scenario's size; 0: its default
 	cutoff     int // 0: the scenario's default
 	runs       int
-	rounds     int // the whole subcommand measured this many times in turn (measureRounds)
+	rounds     int      // the whole subcommand measured this many times in turn (measureRounds)
 	modes      []string // "ws", "shared"
 	format     string
 	plot       string
