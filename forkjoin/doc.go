@@ -111,7 +111,7 @@
 // clock at forks, spawns, task starts and loop leaves, so a task that runs
 // for long without any of those (a long serial leaf) delays the yield by
 // its own length. A caller of InvokeContext can expect its deadline to be
-// honoured within about a millisecond plus the longest such stretch. A
+// honoured within a millisecond or two plus the longest such stretch. A
 // program that needs a P for latency-critical goroutines at all times (a
 // server's request handlers next to batch work) should size its pool below
 // GOMAXPROCS: Workers(runtime.GOMAXPROCS(0)-1). A pool larger than

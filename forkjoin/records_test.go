@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 // spinArg is a spawned task of the record tests: enough work (a few hundred
@@ -130,5 +131,22 @@ func TestIdleWorkerTrimsItsRecords(t *testing.T) {
 			t.Fatal("the worker did not park within 10s of the end of the work")
 		}
 		time.Sleep(time.Millisecond)
+	}
+}
+
+// Every record type begins with its job header: the record cache, newBatch
+// and the deques convert between *job and the record's type by pointer cast.
+func TestRecordHeadersComeFirst(t *testing.T) {
+	for name, off := range map[string]uintptr{
+		"funcJob":      unsafe.Offsetof(funcJob[int, int]{}.job),
+		"closureJob":   unsafe.Offsetof(closureJob[int]{}.job),
+		"funcBatch":    unsafe.Offsetof(funcBatch[int, int]{}.job),
+		"closureBatch": unsafe.Offsetof(closureBatch{}.job),
+		"rangeBatch":   unsafe.Offsetof(rangeBatch{}.job),
+		"rootJob":      unsafe.Offsetof(rootJob[int]{}.job),
+	} {
+		if off != 0 {
+			t.Errorf("%s's job header is at offset %d, want 0", name, off)
+		}
 	}
 }

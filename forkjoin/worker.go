@@ -46,7 +46,7 @@ type Worker struct {
 
 	// The yield clock (yield.go): ticks left before the next clock read,
 	// the budget it is reset to, and the times of the last read and yield;
-	// GOMAXPROCS as last read, and the yields left before it is read again.
+	// GOMAXPROCS as last read, and the awake calls left before it is read again.
 	ticks, tickEvery     int32
 	lastClock, lastYield time.Duration
 	procs, procsLeft     int

@@ -3,7 +3,8 @@
 # experiment and every subcommand at its default sizes, writing the tables to
 # docs/bench/NAME.md and the charts to docs/bench/NAME.svg, each with the wall
 # time and the load average around it (the machine may be shared). Each
-# subcommand is measured in three rounds of one timed run per row (-rounds 3
+# subcommand but serve (which loads each pool once for a fixed time) is
+# measured in three rounds of one timed run per row (-rounds 3
 # -runs 1), so that a slow spell of the host falls on one run of every row
 # rather than on every run of the rows measured during it. Run it from the
 # repository root; it takes several minutes on 2 cores.
