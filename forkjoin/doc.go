@@ -104,10 +104,10 @@
 // while there is work they run without blocking. So that the rest of the
 // program keeps its latency, a worker yields its P (runtime.Gosched) right
 // after it finishes an invocation, letting the woken caller run at once,
-// and at least every 200 µs while it runs tasks: timers fire, a canceled
-// invocation learns of it, other goroutines get their turn. (While a P is
-// idle and no goroutine waits for one, the runtime gives those to the idle
-// P, and the worker yields only every millisecond.) It checks the
+// and every 200 µs while it runs tasks: timers fire, a canceled invocation
+// learns of it, other goroutines get their turn. (While a P is idle and no
+// goroutine waits for one, the runtime gives those to the idle P, and the
+// worker yields only every millisecond.) It checks the
 // clock at forks, spawns, task starts and loop leaves, so a task that runs
 // for long without any of those (a long serial leaf) delays the yield by
 // its own length. A caller of InvokeContext can expect its deadline to be

@@ -35,7 +35,8 @@ import (
 // same yield rule.
 //
 // Gosched puts the worker at the back of the global run queue; with nothing
-// else to run it is back at once (about 100 ns, once per yieldInterval).
+// else to run it is back at once (about 100 ns, at most once per
+// yieldInterval).
 const (
 	yieldInterval = 200 * time.Microsecond // longest run without a yield while somebody may wait for the P, give or take clockEvery
 	// oversubscribedYieldInterval replaces it while the pool is
@@ -84,8 +85,8 @@ func (w *Worker) readClock() {
 // for one (pWanted). So a worker yields at least every millisecond, whatever
 // the rest: the timers on its P then fire within a millisecond or two even
 // when the runtime leaves them to an idle P (which, blocked in the network
-// poller, wakes in whole milliseconds on Linux; docs/design.md measured
-// 0.19–2.2 ms late at worst).
+// poller, wakes in whole milliseconds on Linux; BenchmarkTimerBesideAWorker
+// and docs/design.md give the figures).
 func (w *Worker) yield(t time.Duration) {
 	if t-w.lastYield < oversubscribedYieldInterval {
 		awake := w.awake()
@@ -109,12 +110,14 @@ func (w *Worker) yield(t time.Duration) {
 // thread, which spins beside the worker (on this machine's two vCPUs,
 // hyperthreads of one core as far as the timings go) or takes the worker's
 // goroutine over. Measured with one worker on two Ps (fib(30) through
-// Func.Join in shared-queue mode, 60 runs under perf stat, three rounds):
+// Func.Join in shared-queue mode, as BenchmarkFib30/shared-func/workers=1,
+// 60 runs under perf stat, three rounds):
 // 89–103 ms a run and 27 000–32 000 context switches yielding every
 // 200 µs, 66–78 ms and 4 750–5 630 yielding every millisecond while this
 // reports false (docs/design.md gives the price in timer precision).
 //
-// The counts come from runtime/metrics, a read of about 200 ns that takes
+// The counts come from runtime/metrics, a read of about 200 ns
+// (BenchmarkSchedCounts) that takes
 // the scheduler's lock to walk the Ps; a "no" is kept for yieldInterval, so
 // a worker reads at most once per interval, and only while fewer of the
 // pool's workers are awake than there are Ps (yield: with as many, every P

@@ -99,3 +99,37 @@ func TestYieldWhileEveryPIsBusy(t *testing.T) {
 		t.Errorf("1 worker on 2 Ps beside a spinning goroutine yielded %d times in %v, want at least 200 (about 500 expected; about 100 if it wrongly saw an idle P)", yields, tickWindow)
 	}
 }
+
+// BenchmarkSchedCounts measures pWanted's reading of runtime/metrics, which
+// yield.go puts at about 200 ns and asks at most once per yieldInterval.
+func BenchmarkSchedCounts(b *testing.B) {
+	w := &Worker{}
+	b.ReportAllocs()
+	for range b.N {
+		w.schedCounts()
+	}
+}
+
+// BenchmarkTimerBesideAWorker measures how late a timer on a busy worker's P
+// fires while the other P is idle (1 worker, GOMAXPROCS 2): each op is an
+// invocation that arms a 1 ms timer and then ticks for 5 ms, as a task
+// forking tiny tasks does. The price of yielding only every millisecond
+// there (docs/design.md, "Sharing Ps with the program").
+func BenchmarkTimerBesideAWorker(b *testing.B) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	p := New(Workers(1))
+	defer p.Close()
+	var worst, total time.Duration
+	for range b.N {
+		late := Invoke(p, func(w *Worker) time.Duration {
+			fired := make(chan time.Duration, 1)
+			t0 := time.Now()
+			time.AfterFunc(time.Millisecond, func() { fired <- time.Since(t0) - time.Millisecond })
+			tickFor(w, 5*time.Millisecond)
+			return <-fired
+		})
+		worst, total = max(worst, late), total+late
+	}
+	b.ReportMetric(float64(worst.Microseconds()), "worst-µs-late")
+	b.ReportMetric(float64(total.Microseconds())/float64(b.N), "µs-late/op")
+}
