@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 
@@ -332,13 +333,19 @@ func ExamplePanicError() {
 		err := recover().(error)
 		var pe *forkjoin.PanicError
 		fmt.Println(errors.As(err, &pe), errors.Is(err, errBad), pe.Value)
+		// Error names the panicking line: "forkjoin: task panicked: bad
+		// input at /src/.../example_test.go:NNN". %+v adds the stack.
+		_, at, _ := strings.Cut(pe.Error(), " at ")
+		fmt.Println(filepath.Base(at[:strings.LastIndex(at, ":")]))
 	}()
 	forkjoin.Run(p, func(w *forkjoin.Worker) {
 		forkjoin.Join(w,
 			func(*forkjoin.Worker) int { return 1 },
 			func(*forkjoin.Worker) int { panic(errBad) })
 	})
-	// Output: true true bad input
+	// Output:
+	// true true bad input
+	// example_test.go
 }
 
 func ExamplePool_Close() {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+	"strings"
 )
 
 // ErrClosed is the panic value of Invoke, Run and InvokeContext on a closed pool.
@@ -21,10 +22,47 @@ type PanicError struct {
 	Stack []byte
 }
 
-// Error returns one line: the panic value. The stack is in Stack, and
-// printing the error with %+v shows it too.
+// Error returns one line: the panic value, and where the panic happened,
+// as the file and line of the frame that panicked, read from Stack
+// ("forkjoin: task panicked: boom at /src/app/walk.go:42"). So a task
+// panic that nobody recovers, which the runtime prints by its Error, names
+// its origin and not only the joiner that re-raised it. The whole stack is
+// in Stack, and printing the error with %+v shows it too.
 func (e *PanicError) Error() string {
-	return fmt.Sprintf("forkjoin: task panicked: %v", e.Value)
+	msg := strings.ReplaceAll(fmt.Sprint(e.Value), "\n", `\n`)
+	if at := panicSite(e.Stack); at != "" {
+		return "forkjoin: task panicked: " + msg + " at " + at
+	}
+	return "forkjoin: task panicked: " + msg
+}
+
+// panicSite returns the file:line of the frame that panicked in stack, a
+// goroutine's stack as runtime/debug.Stack prints it while the panic is
+// being recovered: the first frame below the innermost call of panic that
+// is not the runtime's own (runtime.panicmem, runtime.sigpanic, the
+// runtime's bounds check failures and the like raise the runtime errors).
+// It returns "" if stack shows no call of panic.
+func panicSite(stack []byte) string {
+	lines := strings.Split(string(stack), "\n")
+	for i, l := range lines {
+		if !strings.HasPrefix(l, "panic(") {
+			continue
+		}
+		// Frames come in pairs: the function's line, then a tab and
+		// file:line +offset.
+		for j := i + 2; j+1 < len(lines); j += 2 {
+			if strings.HasPrefix(lines[j], "runtime.") {
+				continue
+			}
+			at := strings.TrimPrefix(lines[j+1], "\t")
+			if k := strings.LastIndex(at, " +0x"); k >= 0 {
+				at = at[:k]
+			}
+			return at
+		}
+		return ""
+	}
+	return ""
 }
 
 // Format prints Error for %v and %s, and Error followed by the stack for %+v.

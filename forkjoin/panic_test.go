@@ -75,6 +75,9 @@ func checkPanic(t *testing.T, v any, want any) *forkjoin.PanicError {
 	if !strings.Contains(pe.Error(), fmt.Sprint(want)) {
 		t.Errorf("PanicError.Error() = %q does not mention the value %v", pe.Error(), want)
 	}
+	if at := frameSite(pe.Stack, "panickingTask("); at == "" || !strings.HasSuffix(pe.Error(), " at "+at) || strings.Contains(pe.Error(), "\n") {
+		t.Errorf("PanicError.Error() = %q, want one line ending with panickingTask's file:line %q", pe.Error(), at)
+	}
 	if err, ok := want.(error); ok {
 		if !errors.Is(pe, err) {
 			t.Errorf("errors.Is(PanicError, %v) = false", err)
@@ -87,6 +90,22 @@ func checkPanic(t *testing.T, v any, want any) *forkjoin.PanicError {
 		t.Errorf("Unwrap() = %v for a non-error value", pe.Unwrap())
 	}
 	return pe
+}
+
+// frameSite returns the file:line of the first frame in stack whose line
+// starts with fn.
+func frameSite(stack []byte, fn string) string {
+	lines := strings.Split(string(stack), "\n")
+	for i, l := range lines {
+		if strings.Contains(l, fn) && i+1 < len(lines) {
+			at := strings.TrimSpace(lines[i+1])
+			if k := strings.LastIndex(at, " +0x"); k >= 0 {
+				at = at[:k]
+			}
+			return at
+		}
+	}
+	return ""
 }
 
 // joinKind abstracts Func.Join and the closure Join for the panic tests.
