@@ -124,7 +124,10 @@ func Run(p *Pool, fn func(w *Worker)) {
 // latency).
 //
 // It returns fn's result and nil only if ctx was not done when fn returned.
-// It panics if ctx is nil.
+// A call in fn that gave up because of the cancellation and has no error to
+// return (a par call: see CanceledError) panics, and InvokeContext returns
+// ctx.Err() for that panic instead of re-raising it. It panics if ctx is
+// nil.
 func InvokeContext[T any](ctx context.Context, p *Pool, fn func(w *Worker) T) (T, error) {
 	var zero T
 	if ctx == nil {
@@ -140,10 +143,7 @@ func InvokeContext[T any](ctx context.Context, p *Pool, fn func(w *Worker) T) (T
 		return zero, err
 	}
 	if w := p.current(); w != nil {
-		if r, err := invokeInline(w, ctx, fn); err == nil {
-			return r, nil
-		}
-		return zero, ctx.Err()
+		return invokeInlineContext(w, ctx, fn)
 	}
 	region := trace.StartRegion(ctx, "forkjoin.InvokeContext")
 	defer region.End()
@@ -163,6 +163,9 @@ func InvokeContext[T any](ctx context.Context, p *Pool, fn func(w *Worker) T) (T
 	}
 	stop()
 	if j.panic != nil {
+		if canceledBy(j.panic, ctx) {
+			return zero, ctx.Err()
+		}
 		panic(j.panic)
 	}
 	if j.rt.late {
@@ -192,6 +195,27 @@ func invokeInline[T any](w *Worker, ctx context.Context, fn func(*Worker) T) (T,
 		panic(pe)
 	}
 	return res, ctx.Err()
+}
+
+// invokeInlineContext is invokeInline for InvokeContext, whose error is
+// ctx.Err() also when fn panicked because ctx's cancellation cut a call
+// short (see CanceledError).
+func invokeInlineContext[T any](w *Worker, ctx context.Context, fn func(*Worker) T) (r T, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			if pe, ok := v.(*PanicError); ok && canceledBy(pe, ctx) {
+				var zero T
+				r, err = zero, ctx.Err()
+				return
+			}
+			panic(v)
+		}
+	}()
+	if r, err := invokeInline(w, ctx, fn); err == nil {
+		return r, nil
+	}
+	var zero T
+	return zero, ctx.Err()
 }
 
 // submit hands fn to the pool as a root task. ctx is nil for Invoke.

@@ -1,6 +1,7 @@
 package forkjoin
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -82,6 +83,37 @@ func (e *PanicError) Format(f fmt.State, verb rune) {
 func (e *PanicError) Unwrap() error {
 	err, _ := e.Value.(error)
 	return err
+}
+
+// A CanceledError is the panic value of a call that has no error to return
+// and could not do all of its work because the invocation it ran in was
+// canceled (the context given to InvokeContext is done): package par's
+// For, Map, Sort and the others panic with one when they are made from a
+// task of such an invocation, rather than return as if they were done. Err
+// is the context's error.
+//
+// InvokeContext, when such a panic comes out of its fn once its context is
+// done, returns Err as its error instead of re-raising the panic: a
+// canceled invocation ends with ctx.Err(), however deep in it the call was.
+// Anywhere else it is re-raised like any panic, as a *PanicError, through
+// which errors.As finds it.
+type CanceledError struct {
+	Err error
+}
+
+func (e *CanceledError) Error() string {
+	return "forkjoin: the invocation was canceled before the call did all its work: " + e.Err.Error()
+}
+
+// Unwrap returns Err, so errors.Is(err, context.Canceled) and
+// errors.Is(err, context.DeadlineExceeded) see through it.
+func (e *CanceledError) Unwrap() error { return e.Err }
+
+// canceledBy reports whether pe is the panic of a call that ctx's
+// cancellation cut short (a CanceledError), ctx being done.
+func canceledBy(pe *PanicError, ctx context.Context) bool {
+	var ce *CanceledError
+	return ctx.Err() != nil && errors.As(pe, &ce)
 }
 
 // errGoexit is the panic value a joiner sees for a task whose goroutine was
