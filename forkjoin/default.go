@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -11,19 +13,20 @@ import (
 
 // WorkersEnv is the environment variable that sizes the default pool: a
 // number of workers, read once, when Default first makes the pool (as Rayon
-// reads RAYON_NUM_THREADS). 0 or unset means runtime.GOMAXPROCS(0). A Workers
-// option given to SetDefault takes precedence, as code that sizes the pool
-// explicitly means it.
+// reads RAYON_NUM_THREADS). 0 or unset means runtime.GOMAXPROCS(0), followed
+// as it changes (see Default). A Workers option given to SetDefault takes
+// precedence, as code that sizes the pool explicitly means it.
 const WorkersEnv = "FJKIT_WORKERS"
 
 // ErrDefaultMade is what SetDefault returns once the default pool exists.
 var ErrDefaultMade = errors.New("forkjoin.SetDefault: the default pool is already made (SetDefault must run before the first Default, at most once)")
 
 // defaultPool holds the process-wide pool. p is loaded without the lock on
-// every Default call, which a par call makes each time: one atomic load.
+// every Default call, which a par call made outside any task makes each
+// time: one atomic load, and a read of GOMAXPROCS if the pool follows it.
 var defaultPool struct {
 	p  atomic.Pointer[Pool]
-	mu sync.Mutex // serialises making p
+	mu sync.Mutex // serialises making and replacing p
 }
 
 // Default returns the process-wide pool, made on first use with the options
@@ -32,8 +35,17 @@ var defaultPool struct {
 // Close on it does nothing. It panics, naming the variable, if FJKIT_WORKERS
 // is not a non-negative integer: a typo that silently ran with another size
 // would be found much later, in a benchmark or an outage.
+//
+// A default pool that neither FJKIT_WORKERS nor a Workers option sized
+// follows GOMAXPROCS: when a call to Default finds that GOMAXPROCS changed
+// (go test -cpu sets it for each run; the Go runtime lowers or raises it as
+// the process's CPU limit changes), it makes a new pool of the new size,
+// with the same options, and returns that from then on. That costs one read
+// of GOMAXPROCS per call, about 20 ns. The pool it replaces stops once the
+// invocations running on it end; a caller that kept it can go on using it,
+// and Invoke on it runs on the default pool of the moment.
 func Default() *Pool {
-	if p := defaultPool.p.Load(); p != nil {
+	if p := defaultPool.p.Load(); p != nil && p.sized() {
 		return p
 	}
 	p, err := makeDefault(nil)
@@ -43,11 +55,17 @@ func Default() *Pool {
 	return p
 }
 
+// sized reports whether p, a default pool, has the size it should have:
+// always, unless it follows GOMAXPROCS and GOMAXPROCS changed.
+func (p *Pool) sized() bool { return !p.followProcs || len(p.workers) == runtime.GOMAXPROCS(0) }
+
 // SetDefault makes the default pool now, with opts (as New takes them), and
-// returns nil; call it once, early in main, before anything calls Default (par
-// calls it). Once the default pool exists it returns ErrDefaultMade and
+// returns nil; call it once, early in main, before anything calls Default (a
+// par call made outside any task does, even on an input too small to reach
+// the pool). Once the default pool exists it returns ErrDefaultMade and
 // changes nothing. If opts include no Workers option, FJKIT_WORKERS still
-// sizes the pool, and an invalid value is returned as an error.
+// sizes the pool, and an invalid value is returned as an error; if neither
+// sizes it, the pool follows GOMAXPROCS as Default describes.
 func SetDefault(opts ...Option) error {
 	for _, o := range opts {
 		if o == nil {
@@ -66,7 +84,8 @@ func SetDefault(opts ...Option) error {
 // makeDefault makes the default pool with opts if nobody has made it yet.
 // It returns ErrDefaultMade, with the pool, when opts != nil and the pool
 // was already there: for Default (opts nil) a pool made meanwhile is simply
-// the answer.
+// the answer, once it has the size it should have (sized); a pool that
+// follows GOMAXPROCS and lost track of it is replaced here.
 func makeDefault(opts []Option) (*Pool, error) {
 	defaultPool.mu.Lock()
 	defer defaultPool.mu.Unlock()
@@ -74,18 +93,34 @@ func makeDefault(opts []Option) (*Pool, error) {
 		if opts != nil {
 			return p, ErrDefaultMade
 		}
-		return p, nil
+		if p.sized() {
+			return p, nil
+		}
+		np := New(p.opts...) // no Workers option: GOMAXPROCS's size
+		np.isDefault, np.followProcs, np.opts = true, true, p.opts
+		defaultPool.p.Store(np)
+		p.retire()
+		return np, nil
 	}
+	opts = slices.Clip(opts)
+	follow := false
 	if !setsWorkers(opts) {
 		n, err := envWorkers()
 		if err != nil {
 			return nil, err
 		}
-		// Put first, so that the options after it still win.
-		opts = append([]Option{Workers(n)}, opts...)
+		if n == 0 {
+			follow = true
+		} else {
+			// Put first, so that the options after it still win.
+			opts = append([]Option{Workers(n)}, opts...)
+		}
 	}
 	p := New(opts...)
-	p.isDefault = true
+	p.isDefault, p.followProcs = true, follow
+	if follow {
+		p.opts = opts
+	}
 	defaultPool.p.Store(p)
 	return p, nil
 }

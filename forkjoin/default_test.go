@@ -6,7 +6,9 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // freshDefault lets a test make the default pool again: it sets the process's
@@ -156,6 +158,157 @@ func TestDefaultConcurrentFirstUse(t *testing.T) {
 		if p == nil || p != got[0] {
 			t.Fatalf("goroutine %d got pool %p, goroutine 0 got %p", i, p, got[0])
 		}
+	}
+}
+
+// setProcs sets GOMAXPROCS for the rest of the test.
+func setProcs(t *testing.T, n int) {
+	old := runtime.GOMAXPROCS(n)
+	t.Cleanup(func() { runtime.GOMAXPROCS(old) })
+}
+
+// waitStopped waits until every worker of p has exited.
+func waitStopped(t *testing.T, p *Pool) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() { p.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("a replaced default pool's workers did not exit")
+	}
+}
+
+// TestDefaultFollowsGOMAXPROCS checks that a default pool sized by
+// GOMAXPROCS is replaced when GOMAXPROCS changes, keeps its options, and
+// that the pool it replaces stops while a caller that kept it can still
+// use it.
+func TestDefaultFollowsGOMAXPROCS(t *testing.T) {
+	freshDefault(t)
+	t.Setenv(WorkersEnv, "")
+	setProcs(t, 2)
+	if err := SetDefault(WithMode(SharedQueue)); err != nil {
+		t.Fatal(err)
+	}
+	p1 := Default()
+	if p1.Workers() != 2 {
+		t.Fatalf("Default().Workers() = %d, want GOMAXPROCS 2", p1.Workers())
+	}
+	runtime.GOMAXPROCS(3)
+	p2 := Default()
+	if p2 == p1 || p2.Workers() != 3 || p2.Mode() != SharedQueue {
+		t.Fatalf("after GOMAXPROCS(3), Default() has %d workers in %v (same pool: %v), want a new pool of 3 in shared-queue mode", p2.Workers(), p2.Mode(), p2 == p1)
+	}
+	if Default() != p2 {
+		t.Fatal("a second Default() returned another pool")
+	}
+	if got := Invoke(p1, func(w *Worker) *Pool { return w.Pool() }); got != p2 {
+		t.Fatal("Invoke on the replaced pool did not run on the default pool")
+	}
+	waitStopped(t, p1)
+	runtime.GOMAXPROCS(2)
+	if p3 := Default(); p3 == p2 || p3.Workers() != 2 {
+		t.Fatalf("after GOMAXPROCS(2) again, Default() has %d workers (same pool: %v), want a new pool of 2", p3.Workers(), p3 == p2)
+	}
+	waitStopped(t, p2)
+}
+
+// TestDefaultReplacedWhileRunning replaces the default pool while an
+// invocation runs on it: the invocation finishes on its pool (Invoke from
+// its task runs inline there), a new caller of the old pool is served by
+// the new one, and the old pool stops only after the invocation returned.
+func TestDefaultReplacedWhileRunning(t *testing.T) {
+	freshDefault(t)
+	t.Setenv(WorkersEnv, "")
+	setProcs(t, 2)
+	p1 := Default()
+	started, release, inside := make(chan struct{}), make(chan struct{}), make(chan *Pool)
+	go func() {
+		Run(p1, func(w *Worker) {
+			close(started)
+			<-release
+			inside <- Invoke(p1, func(w *Worker) *Pool { return w.Pool() })
+		})
+	}()
+	<-started
+	runtime.GOMAXPROCS(1)
+	p2 := Default()
+	if p2 == p1 || p2.Workers() != 1 {
+		t.Errorf("Default() after GOMAXPROCS(1) has %d workers (same pool: %v)", p2.Workers(), p2 == p1)
+	}
+	if got := Invoke(p1, func(w *Worker) *Pool { return w.Pool() }); got != p2 {
+		t.Error("a new Invoke on the replaced pool did not run on the new default pool")
+	}
+	close(release)
+	if got := <-inside; got != p1 {
+		t.Fatal("Invoke from a task of the replaced pool did not run inline on it")
+	}
+	waitStopped(t, p1)
+}
+
+// TestDefaultSizedDoesNotFollow checks that a default pool sized by
+// FJKIT_WORKERS or by SetDefault's Workers keeps its size.
+func TestDefaultSizedDoesNotFollow(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		env  string
+		opts []Option
+	}{
+		{"env", "3", nil},
+		{"Workers", "", []Option{Workers(3)}},
+		{"Workers(0)", "", []Option{Workers(0)}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			freshDefault(t)
+			t.Setenv(WorkersEnv, tc.env)
+			setProcs(t, 3)
+			if err := SetDefault(tc.opts...); err != nil {
+				t.Fatal(err)
+			}
+			p := Default()
+			runtime.GOMAXPROCS(2)
+			if Default() != p || p.Workers() != 3 {
+				t.Fatalf("Default() changed with GOMAXPROCS: %d workers, same pool %v", Default().Workers(), Default() == p)
+			}
+		})
+	}
+}
+
+// TestDefaultConcurrentResize calls Default and Invoke from many goroutines
+// while GOMAXPROCS changes (run under -race): every call must succeed and
+// run on a pool of some size GOMAXPROCS had.
+func TestDefaultConcurrentResize(t *testing.T) {
+	freshDefault(t)
+	t.Setenv(WorkersEnv, "")
+	setProcs(t, 2)
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	var bad atomic.Int64
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				n := Invoke(Default(), func(w *Worker) int { return w.Pool().Workers() })
+				if n < 1 || n > 3 {
+					bad.Add(1)
+				}
+			}
+		}()
+	}
+	for i := range 50 {
+		runtime.GOMAXPROCS(1 + i%3)
+		time.Sleep(200 * time.Microsecond)
+	}
+	close(stop)
+	wg.Wait()
+	if bad.Load() != 0 {
+		t.Fatalf("%d invocations ran on a pool of a size GOMAXPROCS never had", bad.Load())
 	}
 }
 

@@ -87,6 +87,10 @@ func Invoke[T any](p *Pool, fn func(w *Worker) T) T {
 	}
 	region := trace.StartRegion(context.Background(), "forkjoin.Invoke")
 	j := submit(p, fn, nil)
+	if j == nil {
+		region.End()
+		return Invoke(Default(), fn)
+	}
 	<-j.done
 	region.End()
 	if j.panic != nil {
@@ -148,6 +152,9 @@ func InvokeContext[T any](ctx context.Context, p *Pool, fn func(w *Worker) T) (T
 	region := trace.StartRegion(ctx, "forkjoin.InvokeContext")
 	defer region.End()
 	j := submit(p, fn, ctx)
+	if j == nil {
+		return InvokeContext(ctx, Default(), fn)
+	}
 	stop := context.AfterFunc(ctx, func() { j.rt.canceled.Store(true) })
 	select {
 	case <-j.done:
@@ -218,7 +225,8 @@ func invokeInlineContext[T any](w *Worker, ctx context.Context, fn func(*Worker)
 	return zero, ctx.Err()
 }
 
-// submit hands fn to the pool as a root task. ctx is nil for Invoke.
+// submit hands fn to the pool as a root task. ctx is nil for Invoke. It
+// returns nil if p is a default pool that Default has replaced.
 func submit[T any](p *Pool, fn func(*Worker) T, ctx context.Context) *rootJob[T] {
 	j := &rootJob[T]{fn: fn, pool: p, done: make(chan struct{})}
 	j.run = j
@@ -231,6 +239,9 @@ func submit[T any](p *Pool, fn func(*Worker) T, ctx context.Context) *rootJob[T]
 	p.mu.Lock()
 	if p.closed {
 		p.mu.Unlock()
+		if p.isDefault {
+			return nil // replaced by another default pool (retire): the caller goes there
+		}
 		panic(ErrClosed)
 	}
 	p.active.Add(1)

@@ -23,9 +23,13 @@ type Pool struct {
 	shutdown atomic.Bool    // set once no invocation can run: workers exit
 	wg       sync.WaitGroup // worker goroutines
 	close    sync.Once
-	// isDefault marks the pool Default returns, which Close leaves alone.
-	// It is set before the pool is published and never changes.
-	isDefault bool
+	// isDefault marks a pool Default made, which Close leaves alone;
+	// followProcs, one that GOMAXPROCS sized and whose size Default keeps
+	// in step with it, replacing it by a pool made with opts (default.go).
+	// They are set before the pool is published and never change.
+	isDefault   bool
+	followProcs bool
+	opts        []Option
 }
 
 // New starts a pool. With no options it has runtime.GOMAXPROCS(0) workers,
@@ -78,6 +82,24 @@ func (p *Pool) Close() {
 	if p.current() != nil {
 		panic("forkjoin.Close: called from a task of the same pool, which Close would wait for; close the pool after Invoke returns")
 	}
+	p.shutDown()
+}
+
+// retire stops p, a default pool Default has replaced, once the
+// invocations running on it have finished, without waiting for them: the
+// pool is closed at once, so that a later Invoke on it goes to the default
+// pool of the moment (submit), and its workers exit with the last of its
+// invocations.
+func (p *Pool) retire() {
+	p.mu.Lock()
+	p.closed = true
+	p.mu.Unlock()
+	go p.shutDown()
+}
+
+// shutDown closes p, waits for the running invocations, then stops the
+// workers and waits for their goroutines to exit.
+func (p *Pool) shutDown() {
 	p.close.Do(func() {
 		p.mu.Lock()
 		p.closed = true
