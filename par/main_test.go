@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/fjkit/fjkit/forkjoin"
@@ -18,14 +19,23 @@ import (
 const childEnv = "PAR_TEST_CHILD"
 
 // TestMain fails the run if a test leaves a goroutine behind. The default
-// pool lives as long as the process, so it is started first.
+// pool lives as long as the process, so it is started first; and it follows
+// GOMAXPROCS, so a -cpu run of another size replaces it by a pool whose
+// workers are not in that first snapshot: workers are not counted as
+// leaks. Every pool a test makes itself is closed (newPool), and Close
+// returns once its workers have exited.
 func TestMain(m *testing.M) {
-	if os.Getenv(childEnv) != "" {
-		child()
+	if v := os.Getenv(childEnv); v != "" {
+		if name, ok := strings.CutPrefix(v, "setdefault:"); ok {
+			setDefaultChild(name)
+		} else {
+			child()
+		}
 		os.Exit(0)
 	}
 	forkjoin.Default()
-	goleak.VerifyTestMain(m, goleak.IgnoreCurrent())
+	goleak.VerifyTestMain(m, goleak.IgnoreCurrent(),
+		goleak.IgnoreAnyFunction("github.com/fjkit/fjkit/forkjoin.(*Worker).loop"))
 }
 
 // child reports the default pool's size and runs a parallel call on it. A
@@ -49,4 +59,12 @@ func diff[E comparable](want, got []E, opts ...gocmp.Option) string {
 		return ""
 	}
 	return gocmp.Diff(want, got, opts...)
+}
+
+// newPool returns a pool of n workers that is closed when the test ends.
+func newPool(t testing.TB, n int) *forkjoin.Pool {
+	t.Helper()
+	p := forkjoin.New(forkjoin.Workers(n))
+	t.Cleanup(p.Close)
+	return p
 }

@@ -335,6 +335,7 @@ func TestPanicsArePanicErrors(t *testing.T) {
 			_ = par.ForErr(context.Background(), len(s), func(_ context.Context, i int) error { bad(s[i]); return nil })
 		}},
 	}
+	p := newPool(t, 3)
 	for _, n := range []int{100, 100000} {
 		for _, c := range calls {
 			s := make([]int, n)
@@ -342,16 +343,21 @@ func TestPanicsArePanicErrors(t *testing.T) {
 				s[i] = n - i
 			}
 			s[n/3] = 77
+			check := func(where string) {
+				v := recover()
+				pe, ok := v.(*forkjoin.PanicError)
+				if !ok || pe.Value != "bad element" || len(pe.Stack) == 0 {
+					t.Errorf("%s n=%d, %s: recovered %T %v, want a *forkjoin.PanicError of \"bad element\"", c.name, n, where, v, v)
+				}
+			}
 			func() {
-				defer func() {
-					v := recover()
-					pe, ok := v.(*forkjoin.PanicError)
-					if !ok || pe.Value != "bad element" || len(pe.Stack) == 0 {
-						t.Errorf("%s n=%d: recovered %T %v, want a *forkjoin.PanicError of \"bad element\"", c.name, n, v, v)
-					}
-				}()
+				defer check("outside any pool")
 				c.fn(s)
 			}()
+			forkjoin.Run(p, func(*forkjoin.Worker) {
+				defer check("from a task")
+				c.fn(s)
+			})
 		}
 	}
 }

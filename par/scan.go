@@ -18,6 +18,7 @@ func Scan[S ~[]E, E any](s S, op func(E, E) E) S {
 	if op == nil {
 		panic("par.Scan: op is nil")
 	}
+	entered()
 	r := make(S, len(s))
 	if len(s) == 0 {
 		return r

@@ -37,6 +37,7 @@ const (
 // radix sort needs a scratch buffer of len(s) elements; it reuses one an
 // earlier call left, if the collector has not taken it back.
 func Sort[S ~[]E, E cmp.Ordered](s S) {
+	entered()
 	n := len(s)
 	switch {
 	case n < radixSerial:
@@ -64,6 +65,7 @@ func SortFunc[S ~[]E, E any](s S, cmp func(a, b E) int) {
 	if cmp == nil {
 		panic("par.SortFunc: cmp is nil")
 	}
+	entered()
 	if len(s) < funcParallel {
 		defer rewrap()
 		slices.SortFunc(s, cmp)
@@ -80,6 +82,7 @@ func SortStableFunc[S ~[]E, E any](s S, cmp func(a, b E) int) {
 	if cmp == nil {
 		panic("par.SortStableFunc: cmp is nil")
 	}
+	entered()
 	if len(s) < funcParallel {
 		defer rewrap()
 		slices.SortStableFunc(s, cmp)
