@@ -260,7 +260,7 @@ func TestParPoolUnderCPUFlag(t *testing.T) {
 // makes one call too small to reach the pool, then SetDefault: it must
 // report ErrDefaultMade, whatever the size.
 func TestSetDefaultAfterAnyCall(t *testing.T) {
-	for _, name := range []string{"Sort", "Map", "For"} {
+	for _, name := range []string{"Sort", "Map", "For", "SortByKey"} {
 		cmd := exec.Command(os.Args[0], "-test.run=^$")
 		cmd.Env = append(os.Environ(), childEnv+"=setdefault:"+name)
 		out, err := cmd.CombinedOutput()
@@ -280,6 +280,8 @@ func setDefaultChild(name string) {
 		par.Map(s, func(x int) int { return x })
 	case "For":
 		par.For(1, func(int) {})
+	case "SortByKey":
+		par.SortByKey(s, func(x int) int { return x })
 	}
 	err := forkjoin.SetDefault(forkjoin.Workers(3))
 	fmt.Printf("ErrDefaultMade=%v\n", errors.Is(err, forkjoin.ErrDefaultMade))

@@ -334,6 +334,11 @@ func TestPanicsArePanicErrors(t *testing.T) {
 		{"ForErr", func(s []int) {
 			_ = par.ForErr(context.Background(), len(s), func(_ context.Context, i int) error { bad(s[i]); return nil })
 		}},
+		{"MapErr", func(s []int) {
+			_, _ = par.MapErr(context.Background(), s, func(_ context.Context, x int) (int, error) { return bad(x), nil })
+		}},
+		{"SortByKey", func(s []int) { par.SortByKey(s, bad) }},
+		{"ForEach", func(s []int) { par.ForEach(slices.Values(s), func(x int) { bad(x) }) }},
 	}
 	p := newPool(t, 3)
 	for _, n := range []int{100, 100000} {
@@ -375,6 +380,9 @@ func TestNilFunctionsPanic(t *testing.T) {
 		"SortFunc":       func() { par.SortFunc([]int{1}, nil) },
 		"SortStableFunc": func() { par.SortStableFunc([]int{1}, nil) },
 		"ForErr":         func() { _ = par.ForErr(context.Background(), 3, nil) },
+		"MapErr":         func() { _, _ = par.MapErr[[]int, int, int](context.Background(), []int{1}, nil) },
+		"SortByKey":      func() { par.SortByKey[[]int, int, int]([]int{1}, nil) },
+		"Group.Go":       func() { new(par.Group).Go(nil) },
 	} {
 		func() {
 			defer func() {
