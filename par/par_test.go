@@ -338,6 +338,8 @@ func TestPanicsArePanicErrors(t *testing.T) {
 			_, _ = par.MapErr(context.Background(), s, func(_ context.Context, x int) (int, error) { return bad(x), nil })
 		}},
 		{"SortByKey", func(s []int) { par.SortByKey(s, bad) }},
+		{"MinFunc", func(s []int) { par.MinFunc(s, func(a, b int) int { return bad(a) - bad(b) }) }},
+		{"MaxFunc", func(s []int) { par.MaxFunc(s, func(a, b int) int { return bad(a) - bad(b) }) }},
 		{"ForEach", func(s []int) { par.ForEach(slices.Values(s), func(x int) { bad(x) }) }},
 	}
 	p := newPool(t, 3)
@@ -383,6 +385,8 @@ func TestNilFunctionsPanic(t *testing.T) {
 		"MapErr":         func() { _, _ = par.MapErr[[]int, int, int](context.Background(), []int{1}, nil) },
 		"SortByKey":      func() { par.SortByKey[[]int, int, int]([]int{1}, nil) },
 		"Group.Go":       func() { new(par.Group).Go(nil) },
+		"MinFunc":        func() { par.MinFunc([]int{1}, nil) },
+		"MaxFunc":        func() { par.MaxFunc([]int{1}, nil) },
 	} {
 		func() {
 			defer func() {
