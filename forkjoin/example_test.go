@@ -359,3 +359,30 @@ func ExamplePool_Close() {
 	// 144
 	// true
 }
+
+func ExampleCurrent() {
+	p := forkjoin.New(forkjoin.Workers(2))
+	defer p.Close()
+	fmt.Println(forkjoin.Current() == nil) // an ordinary goroutine
+	forkjoin.Run(p, func(w *forkjoin.Worker) {
+		// Code handed no *Worker finds the task's own.
+		fmt.Println(forkjoin.Current() == w, forkjoin.Current().Pool() == p)
+	})
+	// Output:
+	// true
+	// true true
+}
+
+func ExampleCanceledError() {
+	p := forkjoin.New(forkjoin.Workers(2))
+	defer p.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	_, err := forkjoin.InvokeContext(ctx, p, func(w *forkjoin.Worker) int {
+		cancel()
+		// What a call without an error result (par.Map, say) does when
+		// the invocation it runs in is canceled before it is done.
+		panic(&forkjoin.CanceledError{Err: ctx.Err()})
+	})
+	fmt.Println(err) // the panic became InvokeContext's error
+	// Output: context canceled
+}
