@@ -22,7 +22,7 @@ import (
 func TestParRunsOnTheCallersPool(t *testing.T) {
 	p := newPool(t, 3)
 	var wrong, bodies atomic.Int64
-	var used [3]atomic.Bool
+	used := make([]atomic.Bool, 3)
 	onP := func() {
 		bodies.Add(1)
 		if w := forkjoin.Current(); w == nil || w.Pool() != p {
@@ -47,8 +47,8 @@ func TestParRunsOnTheCallersPool(t *testing.T) {
 	if n := wrong.Load(); n != 0 {
 		t.Fatalf("%d of %d bodies ran outside the calling task's pool", n, bodies.Load())
 	}
-	if !used[0].Load() && !used[1].Load() || !used[1].Load() && !used[2].Load() {
-		t.Errorf("the bodies ran on one worker of 3 only (%v %v %v)", used[0].Load(), used[1].Load(), used[2].Load())
+	if n := countTrue(used); n < 2 {
+		t.Errorf("the bodies ran on %d of 3 workers", n)
 	}
 }
 

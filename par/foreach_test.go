@@ -55,20 +55,14 @@ func TestForEachEveryElementOnce(t *testing.T) {
 // while one goroutine pulls.
 func TestForEachSpreads(t *testing.T) {
 	p := newPool(t, 3)
-	var used [3]atomic.Bool
+	used := make([]atomic.Bool, 3)
 	forkjoin.Run(p, func(*forkjoin.Worker) {
 		par.ForEach(slices.Values(make([]int, 64)), func(int) {
 			used[forkjoin.Current().ID()].Store(true)
 			spin(200000)
 		})
 	})
-	n := 0
-	for i := range used {
-		if used[i].Load() {
-			n++
-		}
-	}
-	if n < 2 {
+	if n := countTrue(used); n < 2 {
 		t.Fatalf("bodies ran on %d of 3 workers", n)
 	}
 }

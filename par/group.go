@@ -252,14 +252,7 @@ func (g *Group) drainOnce(w *forkjoin.Worker, rc *groupCtx, root bool, fs []func
 		if w.Canceled() { // the scope's spawns may have started nothing
 			g.skipped.Store(true)
 		}
-		g.mu.Lock()
-		if root {
-			g.rootDrains--
-		} else {
-			g.taskDrains--
-		}
-		g.idle.Broadcast()
-		g.mu.Unlock()
+		g.drained(root)
 	}()
 	forkjoin.Scope(w, func(s *forkjoin.S) {
 		rc.s = s
@@ -282,28 +275,44 @@ func (g *Group) runRoot() {
 			return
 		}
 		g.mu.Unlock()
-		rc := &groupCtx{Context: g.ctx, g: g, pool: forkjoin.Default()}
-		ran := false
-		func() {
-			defer func() {
-				if v := recover(); v != nil {
-					g.failPanic(v)
-				}
-			}()
-			forkjoin.InvokeContext(rc, rc.pool, func(w *forkjoin.Worker) struct{} {
-				ran = true
-				g.drain(w, rc, true, fs)
-				return struct{}{}
-			})
-		}()
-		if !ran { // canceled before a worker started it: fs never ran
-			g.skipped.Store(true)
-			g.mu.Lock()
-			g.rootDrains--
-			g.idle.Broadcast()
-			g.mu.Unlock()
-		}
+		g.runDrain(forkjoin.Default(), true, fs)
 	}
+}
+
+// runDrain runs fs, which take counted as a drain (root or not), in an
+// invocation of their own on pool: inline when the caller is one of its
+// workers (Wait from a task), else through its queue (runRoot).
+func (g *Group) runDrain(pool *forkjoin.Pool, root bool, fs []func(context.Context) error) {
+	rc := &groupCtx{Context: g.ctx, g: g, pool: pool}
+	ran := false
+	func() {
+		defer func() {
+			if v := recover(); v != nil {
+				g.failPanic(v)
+			}
+		}()
+		forkjoin.InvokeContext(rc, pool, func(w *forkjoin.Worker) struct{} {
+			ran = true
+			g.drain(w, rc, root, fs)
+			return struct{}{}
+		})
+	}()
+	if !ran { // g.ctx was done before a worker started it: fs never ran
+		g.skipped.Store(true)
+		g.drained(root)
+	}
+}
+
+// drained counts a drain down. The caller does not hold mu.
+func (g *Group) drained(root bool) {
+	g.mu.Lock()
+	if root {
+		g.rootDrains--
+	} else {
+		g.taskDrains--
+	}
+	g.idle.Broadcast()
+	g.mu.Unlock()
 }
 
 // Wait blocks until every function started by Go has returned (see Group
@@ -380,26 +389,6 @@ func (g *Group) waitInTask(w *forkjoin.Worker) {
 			continue
 		}
 		g.mu.Unlock()
-		rc := &groupCtx{Context: g.ctx, g: g, pool: w.Pool()}
-		ran := false
-		func() {
-			defer func() {
-				if v := recover(); v != nil {
-					g.failPanic(v)
-				}
-			}()
-			forkjoin.InvokeContext(rc, rc.pool, func(w *forkjoin.Worker) struct{} {
-				ran = true
-				g.drain(w, rc, false, fs)
-				return struct{}{}
-			})
-		}()
-		if !ran { // g.ctx was done already: InvokeContext ran nothing
-			g.skipped.Store(true)
-			g.mu.Lock()
-			g.taskDrains--
-			g.idle.Broadcast()
-			g.mu.Unlock()
-		}
+		g.runDrain(w.Pool(), false, fs)
 	}
 }

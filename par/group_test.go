@@ -123,23 +123,14 @@ func TestGroupRecursionManyWorkers(t *testing.T) {
 	p := newPool(t, 4)
 	const branch, depth = 2, 14
 	var count atomic.Int64
-	var used [4]atomic.Bool
+	used := make([]atomic.Bool, 4)
 	forkjoin.Run(p, func(*forkjoin.Worker) {
 		var g par.Group
-		var node func(depth int) func(context.Context) error
-		node = func(depth int) func(context.Context) error {
-			return func(context.Context) error {
-				count.Add(1)
-				used[forkjoin.Current().ID()].Store(true)
-				spin(2000)
-				if depth > 0 {
-					g.Go(node(depth - 1))
-					g.Go(node(depth - 1))
-				}
-				return nil
-			}
-		}
-		g.Go(node(depth))
+		g.Go(binaryTree(&g, depth, func() {
+			count.Add(1)
+			used[forkjoin.Current().ID()].Store(true)
+			spin(2000)
+		}))
 		if err := g.Wait(); err != nil {
 			t.Error(err)
 		}
@@ -147,15 +138,36 @@ func TestGroupRecursionManyWorkers(t *testing.T) {
 	if count.Load() != treeNodes(branch, depth) {
 		t.Fatalf("%d functions ran, want %d", count.Load(), treeNodes(branch, depth))
 	}
+	if n := countTrue(used); n < 2 {
+		t.Errorf("the functions ran on %d of 4 workers", n)
+	}
+}
+
+// binaryTree returns the function of the root of a binary tree of the given
+// depth, for g: each node's function calls visit (if not nil), then spawns
+// its two children with g.Go.
+func binaryTree(g *par.Group, depth int, visit func()) func(context.Context) error {
+	return func(context.Context) error {
+		if visit != nil {
+			visit()
+		}
+		if depth > 0 {
+			g.Go(binaryTree(g, depth-1, visit))
+			g.Go(binaryTree(g, depth-1, visit))
+		}
+		return nil
+	}
+}
+
+// countTrue returns how many of bs are set.
+func countTrue(bs []atomic.Bool) int {
 	n := 0
-	for i := range used {
-		if used[i].Load() {
+	for i := range bs {
+		if bs[i].Load() {
 			n++
 		}
 	}
-	if n < 2 {
-		t.Errorf("the functions ran on %d of 4 workers", n)
-	}
+	return n
 }
 
 // TestGroupFirstErrorCancels fails one function deep in a tree: Wait
@@ -360,17 +372,7 @@ func BenchmarkGroupTree(b *testing.B) {
 		defer reportCPU(b)()
 		for b.Loop() {
 			var g par.Group
-			var node func(depth int) func(context.Context) error
-			node = func(depth int) func(context.Context) error {
-				return func(context.Context) error {
-					if depth > 0 {
-						g.Go(node(depth - 1))
-						g.Go(node(depth - 1))
-					}
-					return nil
-				}
-			}
-			g.Go(node(depth))
+			g.Go(binaryTree(&g, depth, nil))
 			if err := g.Wait(); err != nil {
 				b.Fatal(err)
 			}
