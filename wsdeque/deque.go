@@ -117,8 +117,7 @@ func (d *Deque[T]) Push(v T) {
 //
 // Its first lines repeat Push's on purpose: Push must stay small enough to
 // inline into the runtime's fork, and sharing them through a helper (or
-// calling PushLocal from Push) made fib(30) with a fork per call 2 to 9 %
-// slower.
+// calling PushLocal from Push) made the fork measurably slower.
 func (d *Deque[T]) PushLocal(v T) {
 	b := d.next
 	r := d.ring.Load()
