@@ -29,12 +29,8 @@ func sweepTasks(tasks, weight int) int {
 // measured in both modes, named mode-variant; the sweep measures the first.
 var tinyPatterns = []struct {
 	variant string
-	body    func(t *workloads.Tiny) func(w *forkjoin.Worker)
-}{
-	{"spawn", func(t *workloads.Tiny) func(*forkjoin.Worker) { return t.SpawnFunc }},
-	{"range", func(t *workloads.Tiny) func(*forkjoin.Worker) { return t.Range }},
-	{"for", func(t *workloads.Tiny) func(*forkjoin.Worker) { return t.For }},
-}
+	run     func(*workloads.Tiny, *forkjoin.Worker)
+}{{"spawn", (*workloads.Tiny).SpawnFunc}, {"range", (*workloads.Tiny).Range}, {"for", (*workloads.Tiny).For}}
 
 // runTiny measures one round of the experiment; finishTiny makes its
 // verdicts once every round is in.
@@ -59,9 +55,8 @@ func runTiny(cfg *config, b *bench) (Section, error) {
 		}}))
 		sec.add(measurePorts(b, base, workers, t))
 		for _, p := range patterns {
-			body := p.body(t)
 			sec.add(measureOurs(b, base, cfg.modes, workers, "-"+p.variant, t.Reset,
-				func(w *forkjoin.Worker) uint64 { body(w); return t.Sum() }))
+				func(w *forkjoin.Worker) uint64 { p.run(t, w); return t.Sum() }))
 		}
 		if wi == 0 {
 			sec.add(measureFlat(b, base, workers, t.Reset, n, t.Run, t.Sum))
