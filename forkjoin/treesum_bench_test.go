@@ -17,7 +17,7 @@ import (
 
 const treeSumNodes = 10_000_000
 
-var benchTree = sync.OnceValue(func() *workloads.Tree { return workloads.NewTree(treeSumNodes) })
+var benchTree = sync.OnceValue(func() *workloads.SumTree { return workloads.NewSumTree(treeSumNodes) })
 
 func BenchmarkTreeSum(b *testing.B) {
 	t := benchTree()

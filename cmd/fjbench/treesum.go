@@ -20,7 +20,7 @@ func runTreeSum(cfg *config, b *bench) (Section, error) {
 	if n >= math.MaxInt32 {
 		return Section{}, errSize("treesum", "-n", n, "below 2^31-1")
 	}
-	t := workloads.NewTree(n)
+	t := workloads.NewSumTree(n)
 	sec := Section{Name: "treesum", Notes: []string{"Note: a balanced binary tree of -n nodes (default 10^7), " +
 		"summed by forking at every node with two children and no serial cutoff (Spice's benchmark): " +
 		"-func forks with Func.Join, -inline with Func.Join behind the Worker.Inline guard " +
@@ -30,8 +30,8 @@ func runTreeSum(cfg *config, b *bench) (Section, error) {
 	sec.add(b.measureOne(base, contender{scheduler: "serial", work: func() uint64 { return uint64(t.SumSerial(t.Root())) }}))
 	for _, k := range []struct {
 		suffix string
-		sum    func(*workloads.Tree, *forkjoin.Worker, int32) int64
-	}{{"-func", (*workloads.Tree).SumJoin}, {"-inline", (*workloads.Tree).SumInline}, {"-closure", (*workloads.Tree).SumClosure}} {
+		sum    func(*workloads.SumTree, *forkjoin.Worker, int32) int64
+	}{{"-func", (*workloads.SumTree).SumJoin}, {"-inline", (*workloads.SumTree).SumInline}, {"-closure", (*workloads.SumTree).SumClosure}} {
 		sec.add(measureOurs(b, base, cfg.modes, cfg.workers, k.suffix, nil, func(w *forkjoin.Worker) uint64 {
 			return uint64(k.sum(t, w, t.Root()))
 		}))

@@ -16,7 +16,7 @@ func TestTreeSums(t *testing.T) {
 		if n == 41 {
 			n = 1<<14 + 5
 		}
-		tr := NewTree(n)
+		tr := NewSumTree(n)
 		want := int64(n * (n + 1) / 2)
 		if len(tr.Nodes) != n {
 			t.Fatalf("tree of %d has %d nodes", n, len(tr.Nodes))
