@@ -116,6 +116,19 @@ func TestTinyVerdictsDoNotCallALossAWin(t *testing.T) {
 	if !strings.Contains(sec.Notes[0], "(falls with the weight: no)") || !strings.Contains(sec.Notes[0], "(falls: no)") {
 		t.Errorf("sweep note %q: neither ratio falls from ahead", sec.Notes[0])
 	}
+	// Without the one-queue rows (-mode ws) no verdict can say the claim holds.
+	wsOnly := &Section{}
+	for _, r := range tinyRun(scalingPicture, scalingSweep).Results {
+		if !strings.HasPrefix(r.Scheduler, "shared-") && r.Scheduler != "port-shared" {
+			wsOnly.Results = append(wsOnly.Results, r)
+		}
+	}
+	addTinyTables(wsOnly, []int{4, 20, 400}, []int{1, 2, 16}, []int{1, 16}, 2)
+	for _, row := range wsOnly.Extra[0].Rows {
+		if got := row[len(row)-1]; got != "no: not ahead at 16" {
+			t.Errorf("verdict on %s without its one queue: %q, want no: not ahead at 16", row[0], got)
+		}
+	}
 	// On a busy machine the section opens with a caution.
 	busy := &Section{Results: sec.Results, usable: 0.77}
 	addTinyTables(busy, []int{4, 20, 400}, []int{1, 2, 16}, []int{1, 16}, 2)
