@@ -39,7 +39,8 @@
 // Each parallel algorithm forks through a forkjoin.Func, the runtime's
 // allocation-free path, and falls back to serial code below a cutoff where a
 // fork would cost more than the work it hands out. The non-generic ones use a
-// package-level Func; the generic sorts make one Func per call (a
-// package-level variable cannot be generic), which costs one allocation per
-// sort, not per fork.
+// package-level Func; the generic sorts, which a package-level variable
+// cannot hold, make one Func per element type on first use and keep it
+// (internal/sorts), so a sort keeps nothing of its slice reachable after it
+// returns.
 package algos

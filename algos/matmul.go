@@ -64,12 +64,11 @@ func matmul(w *forkjoin.Worker, x mmArg) struct{} {
 	return struct{}{}
 }
 
-// mmLeaf computes a leaf product serially. Measured on 64×64..128 blocks
-// of a 1024×1024 product (one core): plain-Go register-blocked kernels
-// (4×4 and 2×4 accumulators) 480-570 ms, gonum's Dgemm (row updates with
-// its SIMD axpy) 400 ms, and dot products of a's rows with the rows of a
-// packed copy of bᵀ (gonum's SIMD Ddot; no store of c in the inner loop)
-// 330 ms. So leaves with enough rows to repay the packing use dot
+// mmLeaf computes a leaf product serially. On 64×64..128 blocks, dot
+// products of a's rows with the rows of a packed copy of bᵀ (gonum's SIMD
+// Ddot; no store of c in the inner loop) beat gonum's Dgemm (row updates
+// with its SIMD axpy), which beat plain-Go register-blocked kernels
+// (docs/benchmarks.md). So leaves with enough rows to repay the packing use dot
 // products; the others use Dgemm, or Daxpy row updates when Dgemm would
 // start goroutines of its own (it does for a C of four 64×64 blocks or
 // more).

@@ -139,7 +139,8 @@
 //     took it back from there, or never made it stealable (a lazy frame
 //     nobody promoted).
 //   - A job record is reused only by the worker that forked it, and only after
-//     its join has seen it complete.
+//     its join has seen it complete (a spawned task's record, which nobody
+//     joins, after it ran; records.go).
 //   - A joiner re-raises a panic only after both sides of its join finished,
 //     so a task's data is never freed while a sibling still uses it.
 //

@@ -94,10 +94,9 @@ func forStep(w *Worker, a forArgs) struct{} {
 // empty and set w's beat flag, read before every piece, or heartbeatPeriod
 // passed) and w holds no older lazy frame to promote instead (that one is
 // the larger work).
-// Splitting only on demand is heartbeat scheduling applied to a loop: a
-// grain-1 loop over 2·10⁶ indices split down to single pieces made 2·10⁶
-// forks (about 20 ns each, forArgs copied twice per fork); this one makes a
-// few per steal. The pieces are the same wherever the splits fall: a split
+// Splitting only on demand is heartbeat scheduling applied to a loop: split
+// down to single pieces, a grain-1 loop would pay a fork (forArgs copied
+// twice) per piece; this one makes a few forks per steal. The pieces are the same wherever the splits fall: a split
 // point is a multiple of grain from the start of the range.
 //
 // Every piece counts as one task in Stats.Tasks; the splits, which depend

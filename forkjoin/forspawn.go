@@ -13,11 +13,8 @@ import "unsafe"
 // worker. A batch of pieces is a rangeBatch: consecutive pieces of one loop,
 // so the record holds the first piece's start and their count (job.tasks)
 // instead of an argument per piece, and spawning a piece into the open
-// batch costs two compares and a counter increment. It used to be Func.Go's batch of {start, loop} pairs, each
-// spawn paying Func.Go's checks and argument store: fjbench seed, weight 4,
-// 2·10⁶ pieces, 1 worker, that was about 16 ns a piece beyond the task
-// itself, against 5 ns for the seeds' global queue, which only pops tasks
-// queued before the clock starts.
+// batch costs two compares and a counter increment, not Func.Go's checks
+// and argument store.
 //
 // Everything else is a scope's: the record goes home to the spawning worker
 // (records.go); a piece's panic is recorded in the scope, and once the

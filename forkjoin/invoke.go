@@ -50,7 +50,7 @@ func (j *rootJob[T]) abandon(w *Worker) {
 func (j *rootJob[T]) complete(w *Worker) {
 	w.flushStats()
 	// Leave the invocation before the caller learns it is over: a *Worker
-	// it kept must look idle from then on (canceledOrStale). Roots run
+	// it kept must look idle from then on (checkLive). Roots run
 	// only from the idle loop (waiting workers never take them), so there
 	// is no outer invocation to return to.
 	w.setRoot(nil)

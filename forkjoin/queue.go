@@ -37,7 +37,7 @@ func (q *queue) count(j *job, d int) {
 }
 
 // lock takes the queue's lock and counts a wait when it was held, as the
-// seeds do: one failed TryLock before Lock is one lock wait.
+// tiny-tasks experiment does: one failed TryLock before Lock is one lock wait.
 func (q *queue) lock(st *workerStats) {
 	if q.mu.TryLock() {
 		return
@@ -93,13 +93,11 @@ func (q *queue) popFront(st *workerStats) *job {
 // Why. Under overload a first-come queue makes every request wait for the
 // whole queue: with clients that send a new request as soon as the last
 // one timed out, the queue stays full, each request waits longer than its
-// deadline, and almost all of them time out (fjbench serve, 32 clients, 5 ms
-// deadlines, 2 workers: 1.5–1.7 k requests/s answered in time against
-// 4.5–4.7 k/s timed out). Serving the newest request first while the queue is backed up
+// deadline, and almost all of them time out (fjbench serve shows it;
+// docs/benchmarks.md). Serving the newest request first while the queue is backed up
 // ("adaptive LIFO") starts requests while they can still make their
 // deadline; the old ones would time out anyway and are withdrawn when they
-// do (InvokeContext). Same run: 3.9–4.1 k/s answered in time, with the same
-// lateness. While the injector holds any job that is not a root (work of a
+// do (InvokeContext). While the injector holds any job that is not a root (work of a
 // running invocation that a waiting worker moved here, Worker.rehome) it
 // keeps first-come order, so that no new root overtakes that work, on which
 // the invocation's waiting workers may be parked. Roots without a deadline

@@ -85,9 +85,8 @@ func (w *Worker) cacheEntry(key unsafe.Pointer, claim bool) *funcCacheEntry {
 // cacheGet returns a free record for key, or nil. The record's owner is
 // already w: records go back to the worker that forked them, even when
 // another worker ran them, and Forked.Join and Future.Join refuse to run on
-// another worker. cacheGet stores it again all the same: without the store,
-// closure Join measured 4 % slower (BenchmarkFib30/closure/workers=1, 91.9
-// against 88.4 ms, medians of 3; code layout, not work).
+// another worker. cacheGet stores it again all the same: the closure Join
+// ran slower without the store, from code layout, not work.
 //
 // When the table has none, it takes back the records other workers returned
 // (giveBack) and looks once more: every record kind goes through here, so

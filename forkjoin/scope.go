@@ -155,12 +155,11 @@ func (s *S) finish(n int64) {
 // tasks per worker, plus those of a batch still running (at most
 // spawnBatch-1 finished).
 //
-// Without the bound on a held count, the bound was wrong in the way that
-// matters most: a spawning loop whose batches ran inline (endBatch) held
-// every finished count itself, so once the scope first reached its bound it
-// saw it full for ever, ran every later task inline and published nothing
-// for the thieves; two workers ran the seeds' flat workload no faster than
-// one (TestBackloggedScopeKeepsPublishing).
+// Without the bound on a held count, the backlog bound would be wrong in
+// the way that matters most: a spawning loop whose batches run inline
+// (endBatch) would hold every finished count itself, so once the scope first
+// reached its bound it would see it full for ever, run every later task
+// inline and publish nothing for the thieves (TestBackloggedScopeKeepsPublishing).
 func (w *Worker) finishScopeTask(s *S, n int64) {
 	if w.doneScope != s {
 		w.flushScope()

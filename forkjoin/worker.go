@@ -60,7 +60,7 @@ type Worker struct {
 	batch *job
 
 	// open holds the records of Spawn and Func.Fork not yet joined, oldest
-	// first; call joins those a task leaves behind (joinOpen).
+	// first; settleTask joins those a task leaves behind (future.go).
 	open []*job
 
 	// Lazy frames of Func.Join (heartbeat.go), owner-only: frames[:nframes]
@@ -73,7 +73,7 @@ type Worker struct {
 	nPromoted                  uint64 // frames promoted, for tests and benchmarks
 	frames                     [lazyDepth]lazyFrame
 
-	funcs [funcCacheSize]funcCacheEntry // free records of Funcs, see func.go
+	funcs [funcCacheSize]funcCacheEntry // free records of every kind, see records.go
 	hot   *job                          // a free Func record, before the table (Func.put)
 	// Finished tasks of one scope not yet subtracted from its count; see
 	// finishScopeTask.
@@ -188,7 +188,8 @@ func (w *Worker) search() *job {
 }
 
 // find returns a job to run: from the worker's own deque, the injector, or
-// (one round) another worker's deque. In shared mode, from the shared queue.
+// (one round) another worker's deque. In shared mode, from the shared queue,
+// then the injector.
 func (w *Worker) find() *job {
 	p := w.pool
 	if w.shared {
@@ -385,7 +386,8 @@ func (w *Worker) takeBackJoin(j *job) bool {
 
 // waitFor helps until pr holds: it runs leftover work of its own
 // invocation, steals from hint's thief (whose deque holds the awaited job's
-// children), then from workers running the same invocation, and parks on pr
+// children), then from workers running the same invocation, takes its
+// invocation's jobs that were sent to the injector (rehome), and parks on pr
 // when there is nothing to take. Only w's own goroutine calls it, from a
 // join or a scope's end.
 //
@@ -421,8 +423,9 @@ func (w *Worker) waitFor(pr probe, hint *job) {
 // findHelp is find for a waiting worker (waitFor): the same sources, in the
 // order that serves the wait, restricted to w's invocation (see waitFor):
 // its own deque (the awaited job's younger relatives), the awaited job's
-// thief, then other workers that run the same invocation. Unlike find it
-// never takes from the injector. Only w's goroutine calls it.
+// thief, other workers that run the same invocation, then the injector's
+// jobs of that invocation. Unlike find it never takes a root from the
+// injector. Only w's goroutine calls it.
 func (w *Worker) findHelp(hint *job) *job {
 	p := w.pool
 	if w.shared {

@@ -13,9 +13,9 @@ import (
 // Cutoffs of the merge sort. BenchmarkSortCutoff (sort_bench_test.go)
 // sweeps the parallel one; on the shared two-core machine it was written on,
 // 2^10 to 2^16 were level within the noise, so the choice rests on cost: a
-// serial sort of 2^13 elements takes about 0.3 ms and a merge of 2^13 about
-// 20 µs, thousands of times a fork, while a 10^6-element sort still makes
-// over a hundred tasks to balance the workers.
+// serial sort or a merge of 2^13 elements costs thousands of times a fork,
+// while a 10^6-element sort still makes over a hundred tasks to balance
+// the workers.
 const (
 	// mergeSortSerialCutoff is the length at or below which a subproblem
 	// is sorted by the serial kernel instead of being split into two
@@ -29,8 +29,8 @@ const (
 	mergeSerialCutoff = 1 << 13
 
 	// insertionSortRun is the length at or below which the serial kernel
-	// uses insertion sort. Runs of 12 to 32 sorted 2^20 random int64 in
-	// the same time within 5%.
+	// uses insertion sort; runs of 12 to 32 sort random input equally
+	// fast.
 	insertionSortRun = 20
 
 	// mergeGallop is how many elements in a row one run supplies to a

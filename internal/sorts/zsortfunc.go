@@ -141,8 +141,8 @@ func partitionCmpFunc[E any](data []E, a, b, pivot int, cmp func(a, b E) int) (i
 func partitionAroundCmpFunc[E any](data []E, l, r int, pivot E, cmp func(a, b E) int) (int, bool) {
 	// Invariant: data[...:l] < pivot <= data[r:...]; data[l:r] is unseen.
 	// The first scan-and-swap is written out before the loop, rather than
-	// folded into it with a flag: the folded loop measured 1.3 % slower
-	// (BenchmarkSort/n=1e+06/QuickSort, 9 runs each, 2-core AMD EPYC).
+	// folded into it with a flag, which is slower (BenchmarkSort's
+	// QuickSort rows).
 	for l < r && (cmp(data[l], pivot) < 0) {
 		l++
 	}
