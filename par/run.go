@@ -6,15 +6,13 @@ import (
 	"github.com/fjkit/fjkit/forkjoin"
 )
 
-// SerialCutoff is the length below which Map, Reduce, Filter, Scan,
-// IndexFunc and ContainsFunc run serially: a trip through the pool costs a few
-// microseconds, as much as a cheap body over a few thousand elements. For a
-// costly body over few elements, use For or ForRange, which go parallel from
-// two indices on.
+// SerialCutoff is the length below which Reduce and Scan run serially: a
+// trip through the pool costs a few microseconds, as much as a cheap body
+// over a few thousand elements.
 const SerialCutoff = 1 << 12
 
-// maxChunksPerWorker bounds how many pieces a chunked pass (Map, Reduce,
-// Filter) is cut into: a few per worker lets a worker that was descheduled or
+// maxChunksPerWorker bounds how many pieces a chunked pass (Reduce) is cut
+// into: a few per worker lets a worker that was descheduled or
 // slow be balanced by the others' stealing, and each piece costs one fork.
 const maxChunksPerWorker = 4
 

@@ -1,0 +1,134 @@
+package par
+
+import (
+	"time"
+
+	"github.com/fjkit/fjkit/forkjoin"
+)
+
+// How a call over n units (elements, indices, or for Filter words of 64
+// elements) is cut. A call does not know what its body costs, so it starts
+// serially in the calling goroutine and times itself: the first unit, then
+// chunks growing eightfold, until probeTime has passed or all is done. A
+// call that ends within probeTime (a cheap body over a short slice) never
+// goes near the pool. Otherwise the cost per unit measured so far says what
+// the rest will cost: if less than parallelMin, the call finishes serially;
+// else the rest runs on the pool in pieces of about pieceTime each, as a
+// ForRange with that grain: each worker runs its part piece by piece and
+// splits what is left only when another worker asks, so the pieces cost a
+// function call each, and a slow or descheduled worker is helped at its next
+// piece boundary.
+//
+// The body is called once per chunk or piece, never per unit: the loop
+// over a piece is the kernel's own, where the compiler can see it.
+const (
+	// probeTime is the serial start: a few pool trips' worth, so that a
+	// call the pool could not speed up does not pay for one.
+	probeTime = 20 * time.Microsecond
+	// parallelMin is what the rest must cost, by the estimate, to be
+	// worth a trip to the pool.
+	parallelMin = 20 * time.Microsecond
+	// pieceTime is the cost a parallel piece aims at: far above a
+	// piece's own cost (a call, and a steal when split), far below a
+	// scheduler's time slice.
+	pieceTime = 10 * time.Microsecond
+	// probeGrowth is how many times longer each chunk of the serial
+	// start is than everything before it, less one.
+	probeGrowth = 7
+)
+
+// timing holds the tuning above, so that tests can force the parallel
+// paths with tiny pieces: see export_test.go.
+var timing = struct {
+	probe, parallel, piece time.Duration
+	grain                  int // if > 0, the grain of every parallel rest
+}{probeTime, parallelMin, pieceTime, 0}
+
+// plan is what the serial start of a call decided: units [0, done) have
+// run; if done < n, the rest runs on the pool in pieces of grain units.
+type plan struct {
+	done, n, grain int
+	step           func(lo, hi int)
+}
+
+// parallel reports whether the rest of the call is to run on the pool.
+func (p plan) parallel() bool { return p.done < p.n }
+
+// start runs step over [0, n) serially, in growing chunks, and decides how
+// the rest runs (see the top of this file). With a one-worker pool it runs
+// everything serially without timing it. A panic in step comes out as a
+// *forkjoin.PanicError.
+func start(n int, step func(lo, hi int)) plan { return startUntil(n, step, nil) }
+
+// startUntil is start for a search: once stop, if not nil, returns true
+// after a step, the call is over, and the plan says all of it has run.
+func startUntil(n int, step func(lo, hi int), stop func() bool) plan {
+	defer rewrap()
+	serialDone := plan{done: n, n: n}
+	if n <= 0 {
+		return serialDone
+	}
+	if workers() == 1 {
+		step(0, n)
+		return serialDone
+	}
+	t0 := time.Now()
+	done, hi := 0, 1
+	var elapsed time.Duration
+	for {
+		step(done, hi)
+		done = hi
+		if done == n || stop != nil && stop() {
+			return serialDone
+		}
+		elapsed = time.Since(t0)
+		if elapsed >= timing.probe {
+			break
+		}
+		next := probeGrowth * done
+		if elapsed > 0 {
+			// Do not overshoot the budget by much on a body whose cost
+			// is already measurable.
+			if est := int(float64(2*timing.probe-elapsed) * float64(done) / float64(elapsed)); est < next {
+				next = max(est, 1)
+			}
+		}
+		hi = done + min(next, n-done)
+	}
+	perUnit := float64(elapsed) / float64(done)
+	rest := n - done
+	if perUnit*float64(rest) < float64(timing.parallel) {
+		step(done, n)
+		return serialDone
+	}
+	grain := 1
+	if timing.grain > 0 {
+		grain = min(timing.grain, rest)
+	} else if g := float64(timing.piece) / perUnit; g > 1 {
+		grain = int(min(g, float64(rest)))
+	}
+	return plan{done: done, n: n, grain: grain, step: step}
+}
+
+// finish runs the rest of p, if any, on the pool, piece by piece (see the
+// top of this file), and reports whether all of the call has run: pieces
+// are skipped once the invocation is canceled.
+func (p plan) finish() (complete bool) {
+	if !p.parallel() {
+		return true
+	}
+	return p.finishOn(nil, func(_ *forkjoin.Worker, lo, hi int) { p.step(lo, hi) })
+}
+
+// finishOn is finish with a piece function of its own, which learns the
+// worker running it; setup, if not nil, runs on the pool first.
+func (p plan) finishOn(setup func(w *forkjoin.Worker), piece func(w *forkjoin.Worker, lo, hi int)) (complete bool) {
+	run(func(w *forkjoin.Worker) {
+		if setup != nil {
+			setup(w)
+		}
+		forkjoin.ForRange(w, p.done, p.n, p.grain, piece)
+		complete = !w.Canceled()
+	})
+	return complete
+}
