@@ -2,15 +2,76 @@ package par_test
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"os/exec"
 	"reflect"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/fjkit/fjkit/forkjoin"
 	"github.com/fjkit/fjkit/par"
 )
+
+// TestScanSmallRests scans slices whose parallel rest, after the serial
+// first element, is shorter than the pool has workers.
+func TestScanSmallRests(t *testing.T) {
+	defer par.ForceParallel(1)()
+	for n := 1; n <= 2*runtime.GOMAXPROCS(0)+3; n++ {
+		s := make([]int, n)
+		for i := range s {
+			s[i] = i + 1
+		}
+		got := par.Scan(s, func(a, b int) int { return a + b })
+		for i, v := range got {
+			if v != (i+1)*(i+2)/2 {
+				t.Fatalf("n=%d: Scan[%d] = %d, want %d", n, i, v, (i+1)*(i+2)/2)
+			}
+		}
+	}
+}
+
+// TestScanMoreWorkersThanElements scans 5000 elements on a default pool
+// of 5000 workers, in a child process (the pool is made once per
+// process): the scan was cut into a piece per worker and one more, more
+// pieces than elements, and panicked with a slice bound out of range. The
+// race detector makes a pool of 5000 slow to start: under it the pool has
+// 300 workers, and the lengths are around 300.
+func TestScanMoreWorkersThanElements(t *testing.T) {
+	workers := "5000"
+	if raceEnabled {
+		workers = "300"
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), childEnv+"=scan", "FJKIT_WORKERS="+workers)
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "scan ok") {
+		t.Errorf("child: %v\n%s", err, out)
+	}
+}
+
+// scanChild is the child of TestScanMoreWorkersThanElements.
+func scanChild() {
+	defer par.ForceParallel(1)()
+	p := forkjoin.Default().Workers()
+	for _, n := range []int{2, 100, p - 1, p, p + 1, p + 2} {
+		s := make([]int, n)
+		for i := range s {
+			s[i] = 1
+		}
+		r := par.Scan(s, func(a, b int) int { return a + b })
+		for i, v := range r {
+			if v != i+1 {
+				fmt.Printf("n=%d: Scan[%d] = %d\n", n, i, v)
+				os.Exit(1)
+			}
+		}
+	}
+	fmt.Printf("scan ok on %d workers\n", forkjoin.Default().Workers())
+}
 
 // TestCheapCallsStaySerial makes calls whose whole work takes less than a
 // trip to the pool: none may go there.
@@ -45,6 +106,7 @@ func TestCostlyCallsGoParallel(t *testing.T) {
 		"For":    func() { par.For(4, func(i int) { slow(i) }) },
 		"Map":    func() { par.Map(s, slow) },
 		"Filter": func() { par.Filter(s, func(x int) bool { return slow(x) > 0 }) },
+		"Scan":   func() { par.Scan(s, func(a, b int) int { return a + slow(b) }) },
 	} {
 		before := p.Stats().Tasks
 		call()

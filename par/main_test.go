@@ -20,7 +20,12 @@ const childEnv = "PAR_TEST_CHILD"
 // TestMain fails the run if a test leaves a goroutine behind. The default
 // pool lives as long as the process, so it is started first.
 func TestMain(m *testing.M) {
-	if os.Getenv(childEnv) != "" {
+	switch os.Getenv(childEnv) {
+	case "":
+	case "scan":
+		scanChild()
+		os.Exit(0)
+	default:
 		child()
 		os.Exit(0)
 	}

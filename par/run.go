@@ -6,9 +6,9 @@ import (
 	"github.com/fjkit/fjkit/forkjoin"
 )
 
-// SerialCutoff is the length below which Reduce and Scan run serially: a
-// trip through the pool costs a few microseconds, as much as a cheap body
-// over a few thousand elements.
+// SerialCutoff is the length below which Reduce runs serially: a trip
+// through the pool costs a few microseconds, as much as a cheap body over
+// a few thousand elements.
 const SerialCutoff = 1 << 12
 
 // maxChunksPerWorker bounds how many pieces a chunked pass (Reduce) is cut
