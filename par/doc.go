@@ -1,19 +1,32 @@
 // Package par runs the loops and slice operations of ordinary Go code in
 // parallel, shaped like package slices: Sort, SortFunc and SortStableFunc;
-// For, ForRange and ForErr; Map, Reduce, Filter and Scan; IndexFunc and
-// ContainsFunc.
+// For, ForRange and ForErr; Map, Reduce, ReduceRange, Filter and Scan;
+// IndexFunc and ContainsFunc.
 //
 // Every call runs on forkjoin.Default(), the process-wide pool, sized by the
 // FJKIT_WORKERS environment variable or by forkjoin.SetDefault before first
 // use (runtime.GOMAXPROCS(0) workers otherwise). A call blocks until all of
 // its work is done and may be made from any goroutine, any number at once.
 //
-// Small inputs run serially in the calling goroutine, with no trip through
-// the pool: the slice operations below SerialCutoff elements, the sorts
-// below a thousand or a few thousand elements (where they are the slices
-// functions themselves), and every call but the comparison sorts when the
-// pool has one worker. For, ForRange and ForErr treat each index as a body of
-// unknown cost and go parallel from two indices on.
+// A call goes parallel only where that pays. The loops and slice
+// operations (For, ForRange, Map, Reduce, ReduceRange, Filter, Scan,
+// IndexFunc, ContainsFunc) start in the calling goroutine on the first
+// element, then on chunks growing eightfold, and time themselves: a call
+// whose work is done within about 20µs, the cost of a few trips to the
+// pool, never leaves the caller; otherwise, if the cost measured says the
+// rest takes 20µs more, the rest runs on the pool in pieces of about 10µs
+// of work each (Scan's in a piece per worker and one more). A costly body over a few elements thus goes parallel after
+// the first, and a cheap one over a short slice stays serial. The sorts
+// below a thousand or a few thousand elements are the slices functions
+// themselves. With a one-worker pool every call but the comparison sorts is
+// serial.
+//
+// Their bodies are called through function values, which the compiler
+// cannot inline into par's loops: a call per element costs a nanosecond or
+// two, as much as a cheap body. ForRange and ReduceRange hand the body a
+// whole piece [lo, hi), so that the loop over it is the caller's and runs at
+// the speed of a hand-written one; use them for bodies of a few
+// nanoseconds.
 //
 // A panic in a body or comparison function comes back out of the call as a
 // *forkjoin.PanicError holding the original value and the stack where it

@@ -3,18 +3,141 @@ package par_test
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"reflect"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/fjkit/fjkit/forkjoin"
 	"github.com/fjkit/fjkit/par"
 )
+
+// mergeInto adds b's counts to a and returns a: a combine that updates
+// its first argument, as a word count's does.
+func mergeInto(a, b map[string]int) map[string]int {
+	for k, v := range b {
+		a[k] += v
+	}
+	return a
+}
+
+// TestReduceMapZero is the word count that crashed with "concurrent map
+// writes" when every piece folded from the one zero map: zero must be used
+// for an empty input only, never combined into.
+func TestReduceMapZero(t *testing.T) {
+	modes(t, func(t *testing.T) {
+		words := make([]string, 20000)
+		want := map[string]int{}
+		for i := range words {
+			words[i] = "w" + strconv.Itoa(i%97)
+			want[words[i]]++
+		}
+		zero := map[string]int{}
+		got := par.Reduce(words, zero, func(w string) map[string]int { return map[string]int{w: 1} }, mergeInto)
+		if !maps.Equal(got, want) {
+			t.Errorf("word count differs: got %d words, want %d", len(got), len(want))
+		}
+		if len(zero) != 0 {
+			t.Errorf("zero was written: %d entries", len(zero))
+		}
+		if got := par.Reduce(words[:0], zero, nil2map, mergeInto); len(got) != 0 {
+			t.Errorf("Reduce of nothing = %v, want the empty zero", got)
+		}
+		// The same with the loop the caller's: each piece counts into a
+		// map of its own.
+		got = par.ReduceRange(len(words), zero, func(lo, hi int) map[string]int {
+			m := map[string]int{}
+			for _, w := range words[lo:hi] {
+				m[w]++
+			}
+			return m
+		}, mergeInto)
+		if !maps.Equal(got, want) || len(zero) != 0 {
+			t.Errorf("ReduceRange word count differs (%d words, want %d), or zero written (%d entries)", len(got), len(want), len(zero))
+		}
+	})
+}
+
+func nil2map(string) map[string]int { return nil }
+
+// TestReduceRangePieces checks that the pieces cover [0, n) exactly once
+// and are combined in order, with a combine that is associative but not
+// commutative, and that zero is what n <= 0 gives.
+func TestReduceRangePieces(t *testing.T) {
+	modes(t, func(t *testing.T) {
+		for _, n := range []int{-3, 0, 1, 2, 3, 100, 4097, 100003} {
+			counts := make([]atomic.Int32, max(n, 0))
+			type span struct{ lo, hi int }
+			// A piece's result is the list of spans it covered; combined
+			// in order they are adjacent, from 0 to n.
+			got := par.ReduceRange(n, []span{{-1, -1}}, func(lo, hi int) []span {
+				if lo >= hi {
+					t.Errorf("n=%d: empty piece [%d, %d)", n, lo, hi)
+				}
+				for i := lo; i < hi; i++ {
+					counts[i].Add(1)
+				}
+				return []span{{lo, hi}}
+			}, func(a, b []span) []span { return append(a, b...) })
+			if n <= 0 {
+				if len(got) != 1 || got[0] != (span{-1, -1}) {
+					t.Errorf("ReduceRange(%d) = %v, want zero", n, got)
+				}
+				continue
+			}
+			for i := range counts {
+				if c := counts[i].Load(); c != 1 {
+					t.Fatalf("n=%d: index %d in %d pieces", n, i, c)
+				}
+			}
+			at := 0
+			for _, sp := range got {
+				if sp.lo != at {
+					t.Fatalf("n=%d: pieces combined out of order: %v", n, got)
+				}
+				at = sp.hi
+			}
+			if at != n {
+				t.Errorf("n=%d: pieces end at %d", n, at)
+			}
+		}
+	})
+}
+
+// TestReduceNestedCalls makes par calls inside mapf and combine: a worker
+// waiting in one may run other work, and the reduction must still fold
+// every element once, in order.
+func TestReduceNestedCalls(t *testing.T) {
+	modes(t, func(t *testing.T) {
+		s := make([]int, 3000)
+		var want strings.Builder
+		for i := range s {
+			s[i] = i
+			fmt.Fprintf(&want, "%d,", i)
+		}
+		got := par.Reduce(s, "", func(x int) string {
+			if x%100 == 0 {
+				par.For(50, func(int) {})
+			}
+			return strconv.Itoa(x) + ","
+		}, func(a, b string) string {
+			if len(a)%7 == 0 {
+				par.ForRange(20, func(int, int) {})
+			}
+			return a + b
+		})
+		if got != want.String() {
+			t.Errorf("nested Reduce = %.60q..., want %.60q...", got, want.String())
+		}
+	})
+}
 
 // TestScanSmallRests scans slices whose parallel rest, after the serial
 // first element, is shorter than the pool has workers.
@@ -94,7 +217,8 @@ func TestCheapCallsStaySerial(t *testing.T) {
 }
 
 // TestCostlyCallsGoParallel makes calls over few elements that each take
-// a millisecond: they must reach the pool, whatever their length.
+// a millisecond: they must reach the pool, whatever their length. (A word
+// count by Reduce over 64 chunks of the input used to run serially.)
 func TestCostlyCallsGoParallel(t *testing.T) {
 	p := forkjoin.Default()
 	if p.Workers() < 2 {
@@ -105,6 +229,10 @@ func TestCostlyCallsGoParallel(t *testing.T) {
 	for name, call := range map[string]func(){
 		"For":    func() { par.For(4, func(i int) { slow(i) }) },
 		"Map":    func() { par.Map(s, slow) },
+		"Reduce": func() { par.Reduce(s, 0, slow, func(a, b int) int { return a + b }) },
+		"ReduceRange": func() {
+			par.ReduceRange(64, 0, func(lo, hi int) int { return slow(lo) }, func(a, b int) int { return a + b })
+		},
 		"Filter": func() { par.Filter(s, func(x int) bool { return slow(x) > 0 }) },
 		"Scan":   func() { par.Scan(s, func(a, b int) int { return a + slow(b) }) },
 	} {
