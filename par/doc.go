@@ -15,11 +15,11 @@
 // whose work is done within about 20µs, the cost of a few trips to the
 // pool, never leaves the caller; otherwise, if the cost measured says the
 // rest takes 20µs more, the rest runs on the pool in pieces of about 10µs
-// of work each (Scan's in a piece per worker and one more). A costly body over a few elements thus goes parallel after
-// the first, and a cheap one over a short slice stays serial. The sorts
-// below a thousand or a few thousand elements are the slices functions
-// themselves. With a one-worker pool every call but the comparison sorts is
-// serial.
+// of work each (Scan's in a piece per worker and one more). A costly body
+// over a few elements thus goes parallel after the first, and a cheap one
+// over a short slice stays serial. The sorts below a thousand or a few
+// thousand elements are the slices functions themselves. With a one-worker
+// pool every call but the comparison sorts is serial.
 //
 // Their bodies are called through function values, which the compiler
 // cannot inline into par's loops: a call per element costs a nanosecond or
