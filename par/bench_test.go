@@ -243,6 +243,15 @@ func BenchmarkReduce(b *testing.B) {
 		sinkU = acc
 	})
 	loopCase(b, "par.Reduce", func() { sinkU = par.Reduce(s, 0, shr3, add) })
+	loopCase(b, "par.ReduceRange", func() {
+		sinkU = par.ReduceRange(len(s), 0, func(lo, hi int) uint64 {
+			var acc uint64
+			for _, x := range s[lo:hi] {
+				acc += x >> 3
+			}
+			return acc
+		}, add)
+	})
 }
 
 func BenchmarkScan(b *testing.B) {
@@ -375,4 +384,22 @@ func BenchmarkHandlers(b *testing.B) {
 		return sum
 	})
 	handle(b, "par.Map+Reduce", func() uint64 { return par.Reduce(par.Map(s, mul3add1), 0, shr3, add) })
+	// The map fused into the sum: no slice between them, serially and
+	// with par.
+	handle(b, "serial-fused", func() uint64 {
+		var sum uint64
+		for _, x := range s {
+			sum += (x*3 + 1) >> 3
+		}
+		return sum
+	})
+	handle(b, "par.ReduceRange", func() uint64 {
+		return par.ReduceRange(len(s), 0, func(lo, hi int) uint64 {
+			var sum uint64
+			for _, x := range s[lo:hi] {
+				sum += (x*3 + 1) >> 3
+			}
+			return sum
+		}, add)
+	})
 }

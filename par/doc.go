@@ -17,7 +17,9 @@
 // rest takes 20µs more, the rest runs on the pool in pieces of about 10µs
 // of work each (Scan's in a piece per worker and one more). A costly body
 // over a few elements thus goes parallel after the first, and a cheap one
-// over a short slice stays serial. The sorts below a thousand or a few
+// over a short slice stays serial. While as many goroutines wait for a
+// processor as GOMAXPROCS (a server whose handlers all compute), a call goes
+// on serially: the pool could only take processor time from them. The sorts below a thousand or a few
 // thousand elements are the slices functions themselves. With a one-worker
 // pool every call but the comparison sorts is serial.
 //

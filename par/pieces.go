@@ -1,23 +1,24 @@
 package par
 
 import (
+	"runtime/metrics"
 	"time"
 
 	"github.com/fjkit/fjkit/forkjoin"
 )
 
-// How a call over n units (elements, indices, or for Filter words of 64
-// elements) is cut. A call does not know what its body costs, so it starts
-// serially in the calling goroutine and times itself: the first unit, then
-// chunks growing eightfold, until probeTime has passed or all is done. A
-// call that ends within probeTime (a cheap body over a short slice) never
-// goes near the pool. Otherwise the cost per unit measured so far says what
-// the rest will cost: if less than parallelMin, the call finishes serially;
-// else the rest runs on the pool in pieces of about pieceTime each, as a
-// ForRange with that grain: each worker runs its part piece by piece and
-// splits what is left only when another worker asks, so the pieces cost a
-// function call each, and a slow or descheduled worker is helped at its next
-// piece boundary.
+// How a call over n units (elements or indices) is cut. A call does not
+// know what its body costs, so it starts serially in the calling goroutine
+// and times itself: the first unit, then chunks growing eightfold, until
+// probeTime has passed or all is done. A call that ends within probeTime (a
+// cheap body over a short slice) never goes near the pool. Otherwise the
+// cost per unit measured so far says what the rest will cost: if less than
+// parallelMin, the call finishes serially; if every processor is busy
+// (cpusBusy), it goes on serially and looks again later; else the rest runs
+// on the pool in pieces of about pieceTime each, as a ForRange with that
+// grain: each worker runs its part piece by piece and splits what is left
+// only when another worker asks, so the pieces cost a function call each,
+// and a slow or descheduled worker is helped at its next piece boundary.
 //
 // The body is called once per chunk or piece, never per unit: the loop
 // over a piece is the kernel's own, where the compiler can see it.
@@ -41,7 +42,7 @@ const (
 // paths with tiny pieces: see export_test.go.
 var timing = struct {
 	probe, parallel, piece time.Duration
-	grain                  int // if > 0, the grain of every parallel rest
+	grain                  int // if > 0, the grain of every parallel rest, busy or not
 }{probeTime, parallelMin, pieceTime, 0}
 
 // plan is what the serial start of a call decided: units [0, done) have
@@ -73,41 +74,46 @@ func startUntil(n int, step func(lo, hi int), stop func() bool) plan {
 		return serialDone
 	}
 	t0 := time.Now()
+	budget := timing.probe // serial time after which the call looks again
 	done, hi := 0, 1
-	var elapsed time.Duration
 	for {
 		step(done, hi)
 		done = hi
 		if done == n || stop != nil && stop() {
 			return serialDone
 		}
-		elapsed = time.Since(t0)
-		if elapsed >= timing.probe {
-			break
+		elapsed := time.Since(t0)
+		perUnit := float64(elapsed) / float64(done)
+		if elapsed >= budget {
+			rest := n - done
+			if timing.grain > 0 {
+				return plan{done: done, n: n, grain: min(timing.grain, rest), step: step}
+			}
+			if perUnit*float64(rest) < float64(timing.parallel) {
+				step(done, n)
+				return serialDone
+			}
+			if !cpusBusy() {
+				grain := 1
+				if g := float64(timing.piece) / perUnit; g > 1 {
+					grain = int(min(g, float64(rest)))
+				}
+				return plan{done: done, n: n, grain: grain, step: step}
+			}
+			// Every processor is busy: go on serially for as long
+			// again, then look again.
+			budget = 2 * elapsed
 		}
 		next := probeGrowth * done
 		if elapsed > 0 {
 			// Do not overshoot the budget by much on a body whose cost
 			// is already measurable.
-			if est := int(float64(2*timing.probe-elapsed) * float64(done) / float64(elapsed)); est < next {
+			if est := int(float64(2*budget-elapsed) / perUnit); est < next {
 				next = max(est, 1)
 			}
 		}
 		hi = done + min(next, n-done)
 	}
-	perUnit := float64(elapsed) / float64(done)
-	rest := n - done
-	if perUnit*float64(rest) < float64(timing.parallel) {
-		step(done, n)
-		return serialDone
-	}
-	grain := 1
-	if timing.grain > 0 {
-		grain = min(timing.grain, rest)
-	} else if g := float64(timing.piece) / perUnit; g > 1 {
-		grain = int(min(g, float64(rest)))
-	}
-	return plan{done: done, n: n, grain: grain, step: step}
 }
 
 // finish runs the rest of p, if any, on the pool, piece by piece (see the
@@ -131,4 +137,25 @@ func (p plan) finishOn(setup func(w *forkjoin.Worker), piece func(w *forkjoin.Wo
 		complete = !w.Canceled()
 	})
 	return complete
+}
+
+// cpusBusy reports whether as many goroutines wait for a processor as the
+// program has (GOMAXPROCS): every processor is busy and a queue waits, as
+// in a server whose handlers all compute. The pool could then only take
+// processor time from goroutines that would use it anyway, and a call that
+// went parallel would pay the trip for nothing, so it goes on serially, and
+// looks again each time it has run for as long again as before: a busy
+// spell (a garbage collection's mark workers, say) costs a call at most
+// what it ran serially before it. A read of the scheduler's counts costs
+// some 200 ns, beside at least 20µs of serial work.
+func cpusBusy() bool {
+	s := [2]metrics.Sample{
+		{Name: "/sched/goroutines/runnable:goroutines"},
+		{Name: "/sched/gomaxprocs:threads"},
+	}
+	metrics.Read(s[:])
+	if s[0].Value.Kind() != metrics.KindUint64 || s[1].Value.Kind() != metrics.KindUint64 {
+		return false // a runtime without these counts: assume idle processors
+	}
+	return s[0].Value.Uint64() >= s[1].Value.Uint64()
 }
