@@ -36,6 +36,10 @@ const (
 	// probeGrowth is how many times longer each chunk of the serial
 	// start is than everything before it, less one.
 	probeGrowth = 7
+	// maxPieces bounds the pieces per worker of a parallel rest: enough
+	// for the others to balance a worker that is slow, few enough that
+	// they cost a few microseconds in all.
+	maxPieces = 256
 )
 
 // timing holds the tuning above, so that tests can force the parallel
@@ -94,8 +98,12 @@ func startUntil(n int, step func(lo, hi int), stop func() bool) plan {
 				return serialDone
 			}
 			if !cpusBusy() {
-				grain := 1
-				if g := float64(timing.piece) / perUnit; g > 1 {
+				// At least rest/(maxPieces·P) units: a serial start
+				// that lost its processor for a while measured a cost
+				// far too high, and would cut the rest into pieces of a
+				// few units each.
+				grain := max(1, rest/(maxPieces*workers()))
+				if g := float64(timing.piece) / perUnit; g > float64(grain) {
 					grain = int(min(g, float64(rest)))
 				}
 				return plan{done: done, n: n, grain: grain, step: step}
@@ -139,9 +147,12 @@ func (p plan) finishOn(setup func(w *forkjoin.Worker), piece func(w *forkjoin.Wo
 	return complete
 }
 
-// cpusBusy reports whether as many goroutines wait for a processor as the
-// program has (GOMAXPROCS): every processor is busy and a queue waits, as
-// in a server whose handlers all compute. The pool could then only take
+// cpusBusy reports whether more goroutines wait for a processor than the
+// pool's workers could account for, as many more as the program has
+// processors (GOMAXPROCS): every processor is busy and a queue of other
+// goroutines waits, as in a server whose handlers all compute. (The workers
+// themselves are often runnable for a moment, just woken or yielding in
+// their idle loop: they would run the call's pieces.) The pool could then only take
 // processor time from goroutines that would use it anyway, and a call that
 // went parallel would pay the trip for nothing, so it goes on serially, and
 // looks again each time it has run for as long again as before: a busy
@@ -157,5 +168,5 @@ func cpusBusy() bool {
 	if s[0].Value.Kind() != metrics.KindUint64 || s[1].Value.Kind() != metrics.KindUint64 {
 		return false // a runtime without these counts: assume idle processors
 	}
-	return s[0].Value.Uint64() >= s[1].Value.Uint64()
+	return s[0].Value.Uint64() >= s[1].Value.Uint64()+uint64(workers())
 }
