@@ -90,7 +90,8 @@ func mark[E any](set []atomic.Uint64, s []E, lo, hi int, keep func(E) bool) int 
 		var word uint64
 		i := 0
 		for ; i+4 <= len(blk); i += 4 { // four calls a round, as mapInto makes
-			b0, b1, b2, b3 := keep(blk[i]), keep(blk[i+1]), keep(blk[i+2]), keep(blk[i+3])
+			x := (*[4]E)(blk[i : i+4])
+			b0, b1, b2, b3 := keep(x[0]), keep(x[1]), keep(x[2]), keep(x[3])
 			word |= (bit(b0) | bit(b1)<<1 | bit(b2)<<2 | bit(b3)<<3) << uint(i)
 		}
 		for ; i < len(blk); i++ {

@@ -25,8 +25,9 @@ func mapInto[E, R any](r []R, s []E, f func(E) R) {
 	r = r[:len(s)]
 	i := 0
 	for ; i+4 <= len(s); i += 4 {
-		a, b, c, d := f(s[i]), f(s[i+1]), f(s[i+2]), f(s[i+3])
-		r[i], r[i+1], r[i+2], r[i+3] = a, b, c, d
+		x := (*[4]E)(s[i : i+4]) // one bounds check a round
+		a, b, c, d := f(x[0]), f(x[1]), f(x[2]), f(x[3])
+		*(*[4]R)(r[i : i+4]) = [4]R{a, b, c, d}
 	}
 	for ; i < len(s); i++ {
 		r[i] = f(s[i])

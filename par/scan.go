@@ -92,14 +92,15 @@ func scanFrom[E any](r, s []E, carry E, op func(E, E) E) {
 	acc := carry
 	i := 0
 	for ; i+4 <= len(s); i += 4 {
-		acc = op(acc, s[i])
-		r[i] = acc
-		acc = op(acc, s[i+1])
-		r[i+1] = acc
-		acc = op(acc, s[i+2])
-		r[i+2] = acc
-		acc = op(acc, s[i+3])
-		r[i+3] = acc
+		x, y := (*[4]E)(s[i:i+4]), (*[4]E)(r[i:i+4]) // one bounds check each a round
+		acc = op(acc, x[0])
+		y[0] = acc
+		acc = op(acc, x[1])
+		y[1] = acc
+		acc = op(acc, x[2])
+		y[2] = acc
+		acc = op(acc, x[3])
+		y[3] = acc
 	}
 	for ; i < len(s); i++ {
 		acc = op(acc, s[i])
@@ -112,7 +113,8 @@ func scanFrom[E any](r, s []E, carry E, op func(E, E) E) {
 func foldOp[E any](acc E, s []E, op func(E, E) E) E {
 	i := 0
 	for ; i+4 <= len(s); i += 4 {
-		acc = op(op(op(op(acc, s[i]), s[i+1]), s[i+2]), s[i+3])
+		x := (*[4]E)(s[i : i+4])
+		acc = op(op(op(op(acc, x[0]), x[1]), x[2]), x[3])
 	}
 	for ; i < len(s); i++ {
 		acc = op(acc, s[i])

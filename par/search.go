@@ -98,7 +98,8 @@ func ContainsFunc[S ~[]E, E any](s S, f func(E) bool) bool {
 func index[E any](s []E, f func(E) bool) int {
 	i := 0
 	for ; i+4 <= len(s); i += 4 {
-		if b0, b1, b2, b3 := f(s[i]), f(s[i+1]), f(s[i+2]), f(s[i+3]); b0 || b1 || b2 || b3 {
+		x := (*[4]E)(s[i : i+4]) // one bounds check a round
+		if b0, b1, b2, b3 := f(x[0]), f(x[1]), f(x[2]), f(x[3]); b0 || b1 || b2 || b3 {
 			switch {
 			case b0:
 				return i
