@@ -147,18 +147,18 @@ func (p plan) finishOn(setup func(w *forkjoin.Worker), piece func(w *forkjoin.Wo
 	return complete
 }
 
-// cpusBusy reports whether more goroutines wait for a processor than the
-// pool's workers could account for, as many more as the program has
-// processors (GOMAXPROCS): every processor is busy and a queue of other
-// goroutines waits, as in a server whose handlers all compute. (The workers
-// themselves are often runnable for a moment, just woken or yielding in
-// their idle loop: they would run the call's pieces.) The pool could then only take
-// processor time from goroutines that would use it anyway, and a call that
-// went parallel would pay the trip for nothing, so it goes on serially, and
-// looks again each time it has run for as long again as before: a busy
-// spell (a garbage collection's mark workers, say) costs a call at most
-// what it ran serially before it. A read of the scheduler's counts costs
-// some 200 ns, beside at least 20µs of serial work.
+// cpusBusy reports whether every processor is busy and a queue of other
+// goroutines waits: as many goroutines are runnable as the program has
+// processors (GOMAXPROCS), not counting as many as the pool has workers
+// (they are often runnable for a moment, just woken or yielding in their
+// idle loop, and would run the call's pieces). This is a server whose
+// handlers all compute: the pool could only take processor time from
+// goroutines that would use it anyway, and a call that went parallel would
+// pay the trip for nothing. The call goes on serially instead, and looks
+// again each time it has run as long again as before, so that a busy spell
+// (a garbage collection's mark workers, say) costs it at most what it ran
+// serially before. A read of the scheduler's counts costs some 200 ns,
+// beside at least 20µs of serial work.
 func cpusBusy() bool {
 	s := [2]metrics.Sample{
 		{Name: "/sched/goroutines/runnable:goroutines"},
