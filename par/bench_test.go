@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/fjkit/fjkit/forkjoin"
+	"github.com/fjkit/fjkit/internal/workloads"
 	"github.com/fjkit/fjkit/par"
 )
 
@@ -300,20 +301,10 @@ func BenchmarkSearch(b *testing.B) {
 	loopCase(b, "par.ContainsFunc", func() { sinkB = par.ContainsFunc(s, is) })
 }
 
-// seedTask is the reference experiment's task (fjbench's seedTask): weight
-// rounds of a 64-bit LCG step and an xorshift.
-func seedTask(seed uint64, weight int) uint64 {
-	s := seed | 1
-	for range weight {
-		s = s*6364136223846793005 + 1
-		s ^= s >> 33
-	}
-	return s
-}
-
-// BenchmarkFor runs the reference experiment's 2·10⁶ tasks, each storing
-// its result in its own slot, as the Rayon peer's seed group does
-// (`rayon_peer P seed`, row rayon-iter: par_iter_mut).
+// BenchmarkFor runs the tiny-tasks experiment's 2·10⁶ tasks
+// (internal/workloads), each storing its result in its own slot, as the
+// Rayon peer's seed group does (`rayon_peer P seed`, row rayon-iter:
+// par_iter_mut).
 func BenchmarkFor(b *testing.B) {
 	const tasks = 2_000_000
 	out := make([]uint64, tasks)
@@ -321,16 +312,16 @@ func BenchmarkFor(b *testing.B) {
 		b.Run(fmt.Sprintf("weight=%d", weight), func(b *testing.B) {
 			loopCase(b, "serial", func() {
 				for i := range out {
-					out[i] = seedTask(uint64(i), weight)
+					out[i] = workloads.TinyTask(uint64(i), weight)
 				}
 			})
 			loopCase(b, "par.For", func() {
-				par.For(len(out), func(i int) { out[i] = seedTask(uint64(i), weight) })
+				par.For(len(out), func(i int) { out[i] = workloads.TinyTask(uint64(i), weight) })
 			})
 			loopCase(b, "par.ForRange", func() {
 				par.ForRange(len(out), func(lo, hi int) {
 					for i := lo; i < hi; i++ {
-						out[i] = seedTask(uint64(i), weight)
+						out[i] = workloads.TinyTask(uint64(i), weight)
 					}
 				})
 			})
