@@ -9,57 +9,105 @@ import (
 	"github.com/fjkit/fjkit/internal/gemm"
 )
 
-// The leaves of the split are blocks of c of at most mmLeafRows×mmLeafCols,
-// each multiplied by gemm.Mul over the whole inner dimension. A leaf packs
-// its rows of a once per kc-deep slice and shares them over all its columns,
-// and its columns of b over all its rows, so the packing costs about
-// (1/mmLeafRows + 1/mmLeafCols) moves per multiply-add: under 2 % of the
-// time at these sizes. Smaller leaves would pack more; larger ones would
-// leave too few pieces to balance a few workers (a 1024×1024 product has 8).
+// mmSerialVolume is the m·n·k at and below which a product is computed at
+// once by gemm.Mul, on the calling worker: a few forks and a parallel
+// packing loop cost as much as some hundred thousand multiply-adds.
+const mmSerialVolume = 64 * 128 * 128
+
+// mmPackBudget bounds the floats of a product's packed operands (see
+// gemm.Depth); tests lower it to reach the chunked paths.
+var mmPackBudget = gemm.Budget
+
+// mmProduct sets c = a·b. It packs a and b (in chunks of the inner
+// dimension that fit mmPackBudget), in parallel, and then multiplies the
+// blocks of c from the packed operands, in parallel (matmul). Every block
+// reads the same packed panels, so dividing c finer for balance packs
+// nothing twice. Each chunk is two fork-join phases, the packing and the
+// products, since no block can start before the panels it reads are packed.
+func mmProduct(w *forkjoin.Worker, c, a, b block) {
+	m, n, k := c.rows, c.cols, a.cols
+	if m*n*k <= mmSerialVolume {
+		gemm.Mul(m, n, k, a.data, a.stride, b.data, b.stride, c.data, c.stride, false)
+		return
+	}
+	depth := gemm.Depth(m, n, k, mmPackBudget)
+	if depth == 0 {
+		// Too wide to pack even one slice of k within the budget:
+		// multiply the halves of c one after the other.
+		if m >= n {
+			h := halfAt(m, gemm.MR)
+			mmProduct(w, c.sub(0, h, 0, n), a.sub(0, h, 0, k), b)
+			mmProduct(w, c.sub(h, m, 0, n), a.sub(h, m, 0, k), b)
+		} else {
+			h := halfAt(n, gemm.NR)
+			mmProduct(w, c.sub(0, m, 0, h), a, b.sub(0, k, 0, h))
+			mmProduct(w, c.sub(0, m, h, n), a, b.sub(0, k, h, n))
+		}
+		return
+	}
+	p := gemm.GetPacked(m, n, depth)
+	for k0 := 0; k0 < k; k0 += depth {
+		d := min(depth, k-k0)
+		p.Reset(d)
+		ac, bc := a.sub(0, m, k0, k0+d), b.sub(k0, k0+d, 0, n)
+		na := p.APanels()
+		forkjoin.ForRange(w, 0, na+p.BPanels(), 0, func(_ *forkjoin.Worker, lo, hi int) {
+			if lo < na {
+				p.PackA(ac.data, ac.stride, lo, min(hi, na))
+			}
+			if hi > na {
+				p.PackB(bc.data, bc.stride, max(lo, na)-na, hi-na)
+			}
+		})
+		matmul(w, mmArg{p: p, c: c, i1: m, j1: n, add: k0 > 0})
+	}
+	gemm.PutPacked(p)
+}
+
+// The leaves of the split are blocks of c of at most mmLeafRows×mmLeafCols.
+// A leaf brings each block of up to 120 rows of packed a into L2 once per
+// kc-slice and reuses it for all its columns, and keeps its own block of c
+// (1 MiB at most) in cache from one slice of the chunk to the next; smaller
+// leaves would balance the workers better and reuse less (a 1024×1024
+// product has 8; 128×256 leaves measured no faster on 2 cores).
 const (
 	mmLeafRows = 256
 	mmLeafCols = 512
 )
 
-// mmMinVolume is the m·n·k below which a block of c is multiplied at once,
-// whatever its shape: a fork costs as much as a few thousand multiply-adds.
-const mmMinVolume = 64 * 64 * 64
-
-type mmArg struct{ c, a, b block }
+// mmArg is a block of c, rows [i0, i1) and columns [j0, j1), to compute
+// from the packed chunk p: set, or added to when add is set.
+type mmArg struct {
+	p              *gemm.Packed
+	c              block // all of c
+	i0, i1, j0, j1 int
+	add            bool
+}
 
 var mmTask *forkjoin.Func[mmArg, struct{}]
 
 func init() { mmTask = forkjoin.NewFunc(matmul) }
 
-// matmul halves c, in parallel, along the dimension that is the larger
-// multiple of its leaf size, with a and b cut to match, down to leaves.
-// The cuts fall on multiples of the micro-kernel's tile (gemm.MR rows,
-// gemm.NR columns), so that only the leaves at c's right and bottom edges
-// have partial tiles. The inner dimension is never split: every leaf
-// writes its own block of c.
+// matmul halves its block of c, in parallel, along the dimension that is the
+// larger multiple of its leaf size, down to leaves. The cuts fall on
+// multiples of the micro-kernel's tile (gemm.MR rows, gemm.NR columns), as
+// Packed.Mul requires, so that only the leaves at c's right and bottom edges
+// have partial tiles.
 func matmul(w *forkjoin.Worker, x mmArg) struct{} {
-	m, n, k := x.c.rows, x.c.cols, x.a.cols
-	if m <= mmLeafRows && n <= mmLeafCols || m*n*k <= mmMinVolume {
-		gemm.Mul(m, n, k, x.a.data, x.a.stride, x.b.data, x.b.stride, x.c.data, x.c.stride, false)
+	m, n := x.i1-x.i0, x.j1-x.j0
+	if m <= mmLeafRows && n <= mmLeafCols {
+		x.p.Mul(x.c.data, x.c.stride, x.i0, x.i1, x.j0, x.j1, x.add)
 		return struct{}{}
 	}
 	first, second := x, x
 	if m*mmLeafCols >= n*mmLeafRows {
-		h := halfAt(m, gemm.MR)
-		first.c, first.a = x.c.sub(0, h, 0, n), x.a.sub(0, h, 0, k)
-		second.c, second.a = x.c.sub(h, m, 0, n), x.a.sub(h, m, 0, k)
+		first.i1 = x.i0 + halfAt(m, gemm.MR)
+		second.i0 = first.i1
 	} else {
-		h := halfAt(n, gemm.NR)
-		first.c, first.b = x.c.sub(0, m, 0, h), x.b.sub(0, k, 0, h)
-		second.c, second.b = x.c.sub(0, m, h, n), x.b.sub(0, k, h, n)
+		first.j1 = x.j0 + halfAt(n, gemm.NR)
+		second.j0 = first.j1
 	}
-	if w.Inline() {
-		// The join would run both halves here: call them directly.
-		matmul(w, first)
-		matmul(w, second)
-	} else {
-		mmTask.Join(w, first, second)
-	}
+	mmTask.Join(w, first, second)
 	return struct{}{}
 }
 
@@ -68,13 +116,15 @@ func halfAt(n, align int) int {
 	return (n/2 + align/2) / align * align
 }
 
-// MatMul sets c to the matrix product a·b. It halves c into blocks, in
-// parallel, and multiplies each block with a packed, cache-blocked kernel
-// (package internal/gemm: AVX2 and FMA assembly where the CPU has them,
-// plain Go elsewhere). Views (from Slice) are fine for all three. Each
-// element is a dot product summed in order of k in blocks of 256 terms,
-// so it may differ from gonum's in the last bits, within the error bound of
-// any summation order, k·u·(|a|·|b|)ᵢⱼ to first order.
+// MatMul sets c to the matrix product a·b. It packs a and b for a
+// cache-blocked micro-kernel (package internal/gemm: AVX2 and FMA assembly
+// where the CPU has them, plain Go elsewhere), in parallel, then halves c
+// into blocks, in parallel, and multiplies each block from the packed
+// operands. Views (from Slice) are fine for all three. Each element is a
+// dot product summed in order of k in slices of 256 terms, whatever the
+// number of workers, so it may differ from gonum's in the last bits, within
+// the error bound of any summation order, k·u·(|a|·|b|)ᵢⱼ to first order
+// (u = 2⁻⁵³).
 //
 // c must be r(a)×c(b), or empty (then it is resized, as gonum's Mul does);
 // otherwise MatMul panics naming the shapes. c must not share memory with a
@@ -95,12 +145,12 @@ func MatMul(w *forkjoin.Worker, c, a, b *mat.Dense) {
 	if cr, cc := c.Dims(); cr != ar || cc != bc {
 		panic(fmt.Sprintf("algos: MatMul shape mismatch: c is %d×%d, want %d×%d for a (%d×%d) times b (%d×%d)", cr, cc, ar, bc, ar, ac, br, bc))
 	}
-	x := mmArg{c: rawBlock(c), a: rawBlock(a), b: rawBlock(b)}
-	if x.c.overlaps(x.a) {
+	cb, ab, bb := rawBlock(c), rawBlock(a), rawBlock(b)
+	if cb.overlaps(ab) {
 		panic("algos: MatMul: c shares memory with a; the product needs a separate destination")
 	}
-	if x.c.overlaps(x.b) {
+	if cb.overlaps(bb) {
 		panic("algos: MatMul: c shares memory with b; the product needs a separate destination")
 	}
-	matmul(w, x)
+	mmProduct(w, cb, ab, bb)
 }

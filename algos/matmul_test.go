@@ -127,6 +127,36 @@ func TestMatMulRectangular(t *testing.T) {
 	}
 }
 
+// With a small packing budget MatMul packs in chunks of k, each chunk
+// adding to what the ones before left in c, and halves products too wide
+// to pack at all. The budgets are sized for each shape: 512-deep chunks of
+// the first product; halving the others, by rows and by columns, down to
+// blocks of about 175×100 and 100×175.
+func TestMatMulChunked(t *testing.T) {
+	saved := mmPackBudget
+	defer func() { mmPackBudget = saved }()
+	rng := rand.New(rand.NewPCG(11, 12))
+	for _, tc := range []struct {
+		m, k, n, budget int
+	}{
+		{600, 600, 600, 2 * 256 * (600 + 608)},
+		{700, 600, 100, 300 * 256},
+		{100, 600, 700, 300 * 256},
+	} {
+		mmPackBudget = tc.budget
+		for _, m := range testModes {
+			t.Run(fmt.Sprintf("%dx%dx%d/%s", tc.m, tc.k, tc.n, m.name), func(t *testing.T) {
+				p := forkjoin.New(forkjoin.Workers(2), forkjoin.WithMode(m.mode))
+				defer p.Close()
+				a, b, c := randView(rng, tc.m, tc.k), randView(rng, tc.k, tc.n), randView(rng, tc.m, tc.n)
+				c.Apply(func(_, _ int, _ float64) float64 { return math.NaN() }, c)
+				forkjoin.Run(p, func(w *forkjoin.Worker) { MatMul(w, c, a, b) })
+				checkProduct(t, c, a, b)
+			})
+		}
+	}
+}
+
 func TestMatMulShapeMismatchPanics(t *testing.T) {
 	p := forkjoin.New(forkjoin.Workers(1))
 	defer p.Close()

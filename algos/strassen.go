@@ -40,14 +40,14 @@ func Strassen(w *forkjoin.Worker, c, a, b *mat.Dense) {
 	if cr, cc := c.Dims(); cr != ar || cc != ar {
 		panic(fmt.Sprintf("algos: Strassen shape mismatch: c is %d×%d, want %d×%d", cr, cc, ar, ar))
 	}
-	x := mmArg{c: rawBlock(c), a: rawBlock(a), b: rawBlock(b)}
-	if x.c.overlaps(x.a) {
+	cb, ab, bb := rawBlock(c), rawBlock(a), rawBlock(b)
+	if cb.overlaps(ab) {
 		panic("algos: Strassen: c shares memory with a; the product needs a separate destination")
 	}
-	if x.c.overlaps(x.b) {
+	if cb.overlaps(bb) {
 		panic("algos: Strassen: c shares memory with b; the product needs a separate destination")
 	}
-	strassen(w, x.c, x.a, x.b)
+	strassen(w, cb, ab, bb)
 }
 
 // newBlock allocates a contiguous r×c block.
@@ -58,7 +58,7 @@ func newBlock(r, c int) block {
 func strassen(w *forkjoin.Worker, c, a, b block) {
 	n := c.rows
 	if n <= strassenCutoff || n%2 != 0 {
-		matmul(w, mmArg{c: c, a: a, b: b})
+		mmProduct(w, c, a, b)
 		return
 	}
 	h := n / 2

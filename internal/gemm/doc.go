@@ -1,29 +1,31 @@
-// Package gemm multiplies row-major float64 matrices on one core at close to
-// the machine's floating-point peak, in the way of GotoBLAS and BLIS (Goto and
+// Package gemm multiplies row-major float64 matrices at close to the
+// machine's floating-point peak, in the way of GotoBLAS and BLIS (Goto and
 // van de Geijn, "Anatomy of High-Performance Matrix Multiplication", TOMS
-// 2008; Van Zee and van de Geijn, "BLIS", TOMS 2015). It is serial: callers
-// split the product of big matrices into blocks of c and run them in parallel
-// (algos.MatMul does, with fork-join).
+// 2008; Van Zee and van de Geijn, "BLIS", TOMS 2015). It holds the serial
+// pieces: packing, the blocked loops and the micro-kernel. Mul runs them on
+// one goroutine; a parallel caller (algos.MatMul) packs with PackA and PackB
+// and multiplies blocks of c with Packed.Mul from several at once.
 //
 // # Design
 //
-// Mul computes c = a·b (or c += a·b) in three loops of cache blocks around a
-// register-blocked micro-kernel:
+// A product c = a·b goes in chunks of the inner dimension k (all of it when
+// the packed operands fit in Budget), and each chunk in slices of kc:
 //
-//	for jc in steps of nc over the columns of c:    b's panel: kc×nc, in L3
-//	  for pc in steps of kc over the inner dimension:
-//	    pack b[pc:pc+kc, jc:jc+nc] into micro-panels of nr columns
-//	    for ic in steps of mc over the rows of c:    a's block: mc×kc, in L2
-//	      pack a[ic:ic+mc, pc:pc+kc] into micro-panels of mr rows
-//	      for each nr-column micro-panel of b:       kc×nr, in L1
+//	pack a[:, chunk] in micro-panels of mr rows, b[chunk, :] in micro-panels of nr columns
+//	for each block of c (a parallel caller runs blocks at once):
+//	  for each kc-deep slice of the chunk:       the block of c stays in cache
+//	    for each block of mc rows of the block:  a's mc×kc block, reused from L2
+//	      for each nr-column micro-panel of b:   kc×nr, reused from L1
 //	        for each mr-row micro-panel of a:
 //	          c[mr×nr tile] (+)= a micro-panel · b micro-panel   (the micro-kernel)
 //
-// Packing copies each operand block into the order the micro-kernel reads
-// it, so that the kernel's loads are sequential whatever the strides of a and
-// b, and pads the last micro-panels with zeros to a full mr or nr, so that
-// the kernel never needs an edge case: a tile of c that sticks out of the
-// matrix is computed into a scratch tile and only its valid part is written.
+// Packing copies each operand into the order the micro-kernel reads it, so
+// that the kernel's loads are sequential whatever the strides of a and b,
+// and pads the last micro-panels with zeros to a full mr or nr, so that the
+// kernel has no edge cases: a tile of c that sticks out of the matrix is
+// computed into a scratch tile and only its valid part is written. Each
+// operand is packed once per chunk, however c is divided: a parallel
+// caller can cut c as fine as balance needs without packing more.
 //
 // The block sizes, and why:
 //
@@ -40,12 +42,14 @@
 //     which the inner loop reuses for every micro-panel of a, stays there.
 //     A larger kc would spread the cost of loading and storing c over more
 //     work but push b out of L1.
-//   - mc = 120: the packed block of a (120·256·8 B = 240 KiB) stays in a
-//     512 KiB L2 (Zen 2's; newer cores have more) while the loop over b's
-//     micro-panels streams it once per micro-panel.
-//   - nc = 4080: b's packed panel (kc·nc·8 B = 8 MiB at most) is shared by
-//     every block of a and lives in L3; callers that split c into blocks
-//     mostly pass blocks narrower than nc, and then it is packed once per kc.
+//   - mc = 120 (at most: a block's rows are cut into nearly equal parts of
+//     up to mc, so that no part is a sliver): a's block (120·256·8 B =
+//     240 KiB) stays in a 512 KiB L2 (Zen 2's; newer cores have more) while
+//     the loop over b's micro-panels streams it once per micro-panel.
+//   - Budget = 32 MiB of packed operands per product: the 16 MiB of a
+//     1024×1024 product fit whole; for bigger ones, a chunk is a barrier
+//     for a parallel caller (it must be packed before it is used), so the
+//     chunks are as deep as the budget allows.
 //
 // # Kernels
 //
@@ -58,23 +62,25 @@
 //
 // # Accuracy
 //
-// Each element of c is one k-term dot product, summed in blocks of kc in
-// order of k, each block's sum started afresh in the kernel's accumulators
+// Each element of c is one k-term dot product, summed in order of k in
+// slices of kc, each slice's sum started afresh in the kernel's accumulators
 // and then added to c; the FMA kernel rounds once per multiply-add. Any such
 // order is a recursive summation, whose error is bounded by
 // γ_k·(|a|·|b|)ᵢⱼ with γ_k = k·u/(1−k·u) and u = 2⁻⁵³ (Higham, Accuracy and
 // Stability of Numerical Algorithms, §3.1). Results may differ in the last
 // bits from another library's, and from the pure-Go kernel's, within that
-// bound.
+// bound. They do not depend on how a parallel caller divides c: every
+// element is summed in the same order whichever block it is in.
 //
 // # Invariants
 //
-//   - Mul reads a and b only inside their m×k and k×n windows and writes c
-//     only inside its m×n window: the elements between rows of a strided
+//   - Mul and Packed read a and b only inside their windows and write c only
+//     inside the block asked for: the elements between the rows of a strided
 //     view are never touched.
 //   - The micro-kernel is called only with a full mr×nr tile of c, or with
-//     a scratch tile; it reads exactly kc·mr and kc·nr packed values, and
-//     its callers check that the slices are that long before the call.
-//   - Packed panels come from a sync.Pool, one set per Mul in progress, so
-//     concurrent Muls share nothing.
+//     a scratch tile; it reads exactly kb·mr and kb·nr packed values, and
+//     kernel checks that the slices are that long before the call.
+//   - Concurrent calls of PackA and PackB on one Packed must take disjoint
+//     panels, and Packed.Mul must not run until the packing is done (a
+//     fork-join barrier); concurrent Packed.Muls must take disjoint blocks.
 package gemm

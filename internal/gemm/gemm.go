@@ -1,17 +1,13 @@
 package gemm
 
-import (
-	"fmt"
-	"sync"
-)
+import "fmt"
 
 // The register and cache blocks; the package documentation says why.
 const (
 	mr = 6
 	nr = 8
 	kc = 256
-	mc = 120  // a multiple of mr
-	nc = 4080 // a multiple of nr
+	mc = 120 // a multiple of mr
 )
 
 // MR and NR are the rows and columns of the micro-kernel's tile of c.
@@ -22,14 +18,6 @@ const (
 	NR = nr
 )
 
-// scratch holds the packed block of a and panel of b of one Mul.
-type scratch struct {
-	a [mc * kc]float64
-	b []float64 // grown to kc × (the widest panel seen, rounded up to nr)
-}
-
-var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
-
 // Mul sets c = a·b, or c += a·b when acc is set, where c is m×n, a is m×k
 // and b is k×n, all row-major: element (i, j) of c is c[i*ldc+j], and
 // likewise for a with lda and b with ldb. Each slice must reach the last
@@ -37,6 +25,9 @@ var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 // With k = 0 the product is zero: c is cleared, or left alone when acc is
 // set. Mul panics naming the argument if a dimension is negative, a leading
 // dimension is below its matrix's width, or a slice is too short.
+//
+// Mul runs on the calling goroutine. It is what a parallel caller does with
+// Packed, serially: pack a chunk of k, multiply, next chunk.
 func Mul(m, n, k int, a []float64, lda int, b []float64, ldb int, c []float64, ldc int, acc bool) {
 	checkMatrix("a", m, k, a, lda)
 	checkMatrix("b", k, n, b, ldb)
@@ -52,26 +43,29 @@ func Mul(m, n, k int, a []float64, lda int, b []float64, ldb int, c []float64, l
 		}
 		return
 	}
-	s := scratchPool.Get().(*scratch)
-	if need := kc * roundUp(min(n, nc), nr); len(s.b) < need {
-		s.b = make([]float64, need)
-	}
-	for jc := 0; jc < n; jc += nc {
-		nb := min(nc, n-jc)
-		for pc := 0; pc < k; pc += kc {
-			kb := min(kc, k-pc)
-			packB(s.b, b[pc*ldb+jc:], ldb, kb, nb)
-			// The first block of k sets c (unless the caller accumulates);
-			// the others add to it.
-			add := acc || pc > 0
-			for ic := 0; ic < m; ic += mc {
-				mb := min(mc, m-ic)
-				packA(s.a[:], a[ic*lda+pc:], lda, mb, kb)
-				macroKernel(mb, nb, kb, s.a[:], s.b, c[ic*ldc+jc:], ldc, add)
-			}
+	depth := Depth(m, n, k, mulBudget)
+	if depth == 0 {
+		// Too wide to pack one slice of k within the budget: one half of c
+		// after the other.
+		if m >= n {
+			h := m / 2
+			Mul(h, n, k, a, lda, b, ldb, c, ldc, acc)
+			Mul(m-h, n, k, a[h*lda:], lda, b, ldb, c[h*ldc:], ldc, acc)
+		} else {
+			h := n / 2
+			Mul(m, h, k, a, lda, b, ldb, c, ldc, acc)
+			Mul(m, n-h, k, a, lda, b[h:], ldb, c[h:], ldc, acc)
 		}
+		return
 	}
-	scratchPool.Put(s)
+	p := GetPacked(m, n, depth)
+	for k0 := 0; k0 < k; k0 += depth {
+		p.Reset(min(depth, k-k0))
+		p.PackA(a[k0:], lda, 0, p.APanels())
+		p.PackB(b[k0*ldb:], ldb, 0, p.BPanels())
+		p.Mul(c, ldc, 0, m, 0, n, acc || k0 > 0)
+	}
+	PutPacked(p)
 }
 
 // macroKernel computes the mb×nb block c (+)= ã·b̃ from a packed block ã of

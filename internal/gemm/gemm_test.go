@@ -102,36 +102,52 @@ func TestMul(t *testing.T) {
 	shapes := [][3]int{
 		{1, 1, 1}, {1, 1, 9}, {9, 1, 1}, {6, 1, 8}, {5, 3, 7}, {7, 9, 9},
 		{6, 256, 8}, {7, 257, 17}, {12, 255, 16}, {mc, 2, nr}, {mc + 1, 3, 2*nr - 1},
-		{2*mc + 5, 300, 41}, {1, 600, 3}, {37, 37, 100}, {64, 64, 64}, {100, 513, 30},
+		{2*mc + 5, 300, 41}, {1, 600, 3}, {37, 37, 100}, {64, 64, 64}, {100, 513, 30}, {300, 600, 2},
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	eachKernel(t, func(t *testing.T) {
-		for _, s := range shapes {
-			m, k, n := s[0], s[1], s[2]
-			for _, acc := range []bool{false, true} {
-				for _, pad := range []int{0, 3} {
-					a := newMatrix(rng, m, k, pad, 7)
-					b := newMatrix(rng, k, n, pad, 7)
-					sentinel := math.NaN()
-					if acc {
-						sentinel = 5 // c's window must hold numbers to add to
-					}
-					c := newMatrix(rng, m, n, pad, sentinel)
-					if !acc {
-						for i := range m {
-							for j := range n {
-								c.data[c.off+i*c.ld+j] = math.NaN() // must be overwritten
-							}
-						}
-					}
-					c0 := matrix{append([]float64(nil), c.data...), c.off, m, n, c.ld}
-					Mul(m, n, k, a.s(), a.ld, b.s(), b.ld, c.s(), c.ld, acc)
-					checkMul(t, c, c0, a, b, acc)
-					checkOutside(t, c, sentinel)
-				}
-			}
+		// The default budget packs every shape here in one chunk; the small
+		// one packs the long ones in chunks of k (a multiple of kc deep) and
+		// makes Mul halve the wide ones before it packs them at all.
+		for _, budget := range []int{Budget, 64 * kc} {
+			t.Run(fmt.Sprintf("budget=%d", budget), func(t *testing.T) {
+				saved := mulBudget
+				defer func() { mulBudget = saved }()
+				mulBudget = budget
+				testMulShapes(t, rng, shapes)
+			})
 		}
 	})
+}
+
+// testMulShapes checks Mul on each shape (m, k, n), setting and
+// accumulating, with and without padding between rows.
+func testMulShapes(t *testing.T, rng *rand.Rand, shapes [][3]int) {
+	for _, s := range shapes {
+		m, k, n := s[0], s[1], s[2]
+		for _, acc := range []bool{false, true} {
+			for _, pad := range []int{0, 3} {
+				a := newMatrix(rng, m, k, pad, 7)
+				b := newMatrix(rng, k, n, pad, 7)
+				sentinel := math.NaN()
+				if acc {
+					sentinel = 5 // c's window must hold numbers to add to
+				}
+				c := newMatrix(rng, m, n, pad, sentinel)
+				if !acc {
+					for i := range m {
+						for j := range n {
+							c.data[c.off+i*c.ld+j] = math.NaN() // must be overwritten
+						}
+					}
+				}
+				c0 := matrix{append([]float64(nil), c.data...), c.off, m, n, c.ld}
+				Mul(m, n, k, a.s(), a.ld, b.s(), b.ld, c.s(), c.ld, acc)
+				checkMul(t, c, c0, a, b, acc)
+				checkOutside(t, c, sentinel)
+			}
+		}
+	}
 }
 
 // The two kernels agree on one tile, bit for bit up to FMA's rounding:
@@ -195,6 +211,56 @@ func TestMulPanics(t *testing.T) {
 			defer func() {
 				msg := fmt.Sprint(recover())
 				if !strings.Contains(msg, tc.want) {
+					t.Errorf("panic %q, want one containing %q", msg, tc.want)
+				}
+			}()
+			tc.call()
+		})
+	}
+}
+
+// A product packed in pieces and multiplied block by block, the way a
+// parallel caller does it, equals Mul's bit for bit: every element is summed
+// in the same order whatever the blocks.
+func TestPackedBlocksEqualMul(t *testing.T) {
+	const m, k, n = 131, 300, 77
+	rng := rand.New(rand.NewPCG(5, 6))
+	a, b := newMatrix(rng, m, k, 2, 0), newMatrix(rng, k, n, 1, 0)
+	want := make([]float64, m*n)
+	Mul(m, n, k, a.s(), a.ld, b.s(), b.ld, want, n, false)
+
+	got := make([]float64, m*n)
+	p := GetPacked(m, n, k)
+	defer PutPacked(p)
+	p.PackA(a.s(), a.ld, 0, 7)
+	p.PackA(a.s(), a.ld, 7, p.APanels())
+	p.PackB(b.s(), b.ld, 3, p.BPanels())
+	p.PackB(b.s(), b.ld, 0, 3)
+	for _, blk := range [][4]int{{0, 6, 0, 8}, {0, 6, 8, n}, {6, 66, 0, 40}, {6, 66, 40, n}, {66, m, 0, n}} {
+		p.Mul(got, n, blk[0], blk[1], blk[2], blk[3], false)
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			t.Fatalf("element (%d, %d): %v from blocks, %v from Mul", i/n, i%n, got[i], want[i])
+		}
+	}
+}
+
+func TestPackedPanics(t *testing.T) {
+	p := GetPacked(20, 20, 5)
+	defer PutPacked(p)
+	for _, tc := range []struct {
+		name string
+		call func()
+		want string
+	}{
+		{"unaligned rows", func() { p.Mul(make([]float64, 400), 20, 3, 20, 0, 20, false) }, "block [3, 20)×[0, 20) is not on tile boundaries"},
+		{"past the end", func() { p.Mul(make([]float64, 400), 20, 0, 20, 0, 24, false) }, "inside 20×20"},
+		{"empty", func() { GetPacked(0, 3, 3) }, "want positive sizes, got m=0"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			defer func() {
+				if msg := fmt.Sprint(recover()); !strings.Contains(msg, tc.want) {
 					t.Errorf("panic %q, want one containing %q", msg, tc.want)
 				}
 			}()
