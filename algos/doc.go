@@ -22,9 +22,10 @@
 //     by a GotoBLAS-style kernel (packed panels of a and b sized to the
 //     caches around a 6×8 register tile, in AVX2/FMA assembly where the CPU
 //     has it; package internal/gemm).
-//     Transpose(w, dst, src) transposes the same way, and Strassen(w, c, a, b)
-//     multiplies square matrices with Strassen's seven half-size products,
-//     forked in parallel, above order 256.
+//     Transpose(w, dst, src) transposes by halving the same way, and
+//     Strassen(w, c, a, b) multiplies square matrices with Strassen's seven
+//     half-size products, forked in parallel, above order 4096 (below it
+//     the additions cost more than they save).
 //   - NQueens(w, n): the number of ways to place n non-attacking queens on an
 //     n×n board, by bit-mask backtracking, parallel over the first rows;
 //     NQueensSerial is the serial search.

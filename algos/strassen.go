@@ -8,15 +8,19 @@ import (
 	"github.com/fjkit/fjkit/forkjoin"
 )
 
-// strassenCutoff is the order at and below which Strassen multiplies by
-// the ordinary cache-oblivious recursion: below it, the 18 block additions
-// of a Strassen step cost more memory traffic than its saved product gains.
-const strassenCutoff = 256
+// strassenCutoff is the order at and below which Strassen multiplies as
+// MatMul does. A step saves an eighth of the multiply-adds but makes 18
+// block additions and allocates 17 half-size blocks, all memory-bound; with
+// the packed FMA kernel of MatMul the saving wins only above order 4096
+// (one step: no faster at 1024, 2048 or 4096, about 4-12 % less CPU time
+// at 8192, on a 2-core Xeon with AVX2). Tests lower it to reach the steps.
+var strassenCutoff = 4096
 
 // Strassen sets c to a·b for square matrices of one order n, by Strassen's
 // algorithm: each step replaces eight half-size products by seven (forked in
 // parallel) and 18 additions, for O(n^2.81) work instead of O(n³). Orders at
-// or below 256, and odd orders, are multiplied as MatMul does.
+// or below 4096, and odd orders, are multiplied as MatMul does: below that
+// the additions cost more than the saved products.
 //
 // Strassen trades accuracy for speed: its error is bounded normwise, not
 // elementwise (Higham, Accuracy and Stability of Numerical Algorithms,
