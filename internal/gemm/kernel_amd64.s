@@ -18,26 +18,28 @@
 // column s of the a micro-panel and row s of the b micro-panel, added to
 // the tile. 12 FMAs, 2 loads, 6 broadcasts.
 #define STEP(s) \
-	VMOVUPD      (s*64)(BX), Y12; \
-	VMOVUPD      (s*64+32)(BX), Y13; \
-	VBROADCASTSD (s*48)(AX), Y14; \
-	VFMADD231PD  Y12, Y14, Y0; \
-	VFMADD231PD  Y13, Y14, Y1; \
-	VBROADCASTSD (s*48+8)(AX), Y15; \
-	VFMADD231PD  Y12, Y15, Y2; \
-	VFMADD231PD  Y13, Y15, Y3; \
-	VBROADCASTSD (s*48+16)(AX), Y14; \
-	VFMADD231PD  Y12, Y14, Y4; \
-	VFMADD231PD  Y13, Y14, Y5; \
-	VBROADCASTSD (s*48+24)(AX), Y15; \
-	VFMADD231PD  Y12, Y15, Y6; \
-	VFMADD231PD  Y13, Y15, Y7; \
-	VBROADCASTSD (s*48+32)(AX), Y14; \
-	VFMADD231PD  Y12, Y14, Y8; \
-	VFMADD231PD  Y13, Y14, Y9; \
-	VBROADCASTSD (s*48+40)(AX), Y15; \
-	VFMADD231PD  Y12, Y15, Y10; \
-	VFMADD231PD  Y13, Y15, Y11
+	VMOVUPD (s*64)(BX), Y12;           \
+	VMOVUPD (s*64+32)(BX), Y13;        \
+	ROWSTEP((s*48), Y14, Y0, Y1);      \
+	ROWSTEP((s*48+8), Y15, Y2, Y3);    \
+	ROWSTEP((s*48+16), Y14, Y4, Y5);   \
+	ROWSTEP((s*48+24), Y15, Y6, Y7);   \
+	ROWSTEP((s*48+32), Y14, Y8, Y9);   \
+	ROWSTEP((s*48+40), Y15, Y10, Y11)
+
+// ROWSTEP adds to one row of the tile (lo, hi) the row of b in Y12, Y13
+// times the element of a at off(AX), broadcast into bc.
+#define ROWSTEP(off, bc, lo, hi) \
+	VBROADCASTSD off(AX), bc;   \
+	VFMADD231PD  Y12, bc, lo;   \
+	VFMADD231PD  Y13, bc, hi
+
+// PREFETCHROW prefetches the row of c at R8, 64 bytes on one cache line or
+// two, and moves R8 to the next row.
+#define PREFETCHROW \
+	PREFETCHT0 (R8); \
+	PREFETCHT0 63(R8); \
+	ADDQ       SI, R8
 
 // ADDROW adds the row of c at R8 to the tile's row in lo and hi, STOREROW
 // stores that row there; both then move R8 to the next row of c.
@@ -61,25 +63,13 @@ TEXT ·kernelAsm(SB), NOSPLIT, $0-41
 	SHLQ $3, SI
 
 	// Start loading the tile of c, read or written only after the loop.
-	// Each row is 64 bytes, on one cache line or two.
-	MOVQ       DI, R8
-	PREFETCHT0 (R8)
-	PREFETCHT0 63(R8)
-	ADDQ       SI, R8
-	PREFETCHT0 (R8)
-	PREFETCHT0 63(R8)
-	ADDQ       SI, R8
-	PREFETCHT0 (R8)
-	PREFETCHT0 63(R8)
-	ADDQ       SI, R8
-	PREFETCHT0 (R8)
-	PREFETCHT0 63(R8)
-	ADDQ       SI, R8
-	PREFETCHT0 (R8)
-	PREFETCHT0 63(R8)
-	ADDQ       SI, R8
-	PREFETCHT0 (R8)
-	PREFETCHT0 63(R8)
+	MOVQ DI, R8
+	PREFETCHROW
+	PREFETCHROW
+	PREFETCHROW
+	PREFETCHROW
+	PREFETCHROW
+	PREFETCHROW
 
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
@@ -99,6 +89,7 @@ TEXT ·kernelAsm(SB), NOSPLIT, $0-41
 	SHRQ $2, CX
 	JZ   tail
 
+	PCALIGN $32
 loop4:
 	STEP(0)
 	STEP(1)
