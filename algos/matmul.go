@@ -14,6 +14,12 @@ import (
 // packing loop cost as much as some hundred thousand multiply-adds.
 const mmSerialVolume = 64 * 128 * 128
 
+// mmSplitKVolume is the m·n·k from which a product whose c is a single leaf
+// splits its inner dimension (the Gram matrix aᵀa of a tall a, say): half
+// of it runs on one core in about a quarter of a millisecond, which repays
+// the scratch block and the addition.
+const mmSplitKVolume = 1 << 24
+
 // mmPackBudget bounds the floats of a product's packed operands (see
 // gemm.Depth); tests lower it to reach the chunked paths.
 var mmPackBudget = gemm.Budget
@@ -28,6 +34,18 @@ func mmProduct(w *forkjoin.Worker, c, a, b block) {
 	m, n, k := c.rows, c.cols, a.cols
 	if m*n*k <= mmSerialVolume {
 		gemm.Mul(m, n, k, a.data, a.stride, b.data, b.stride, c.data, c.stride, false)
+		return
+	}
+	if m <= mmLeafRows && n <= mmLeafCols && m*n*k >= mmSplitKVolume {
+		// c is one leaf, so its blocks give no parallelism, and k is long:
+		// halve k instead, in parallel, the second half into scratch that
+		// is then added to c.
+		h := k / 2
+		t := newBlock(m, n)
+		forkjoin.Do(w,
+			func(w *forkjoin.Worker) { mmProduct(w, c, a.sub(0, m, 0, h), b.sub(0, h, 0, n)) },
+			func(w *forkjoin.Worker) { mmProduct(w, t, a.sub(0, m, h, k), b.sub(h, k, 0, n)) })
+		addBlocks(c, c, t, 1)
 		return
 	}
 	depth := gemm.Depth(m, n, k, mmPackBudget)

@@ -157,6 +157,23 @@ func TestMatMulChunked(t *testing.T) {
 	}
 }
 
+// A product with a small c and a long inner dimension halves k, in
+// parallel, twice here (64·48·20000 > 2·mmSplitKVolume), each second half
+// summed into scratch and added.
+func TestMatMulSplitK(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	for _, m := range testModes {
+		t.Run(m.name, func(t *testing.T) {
+			p := forkjoin.New(forkjoin.Workers(2), forkjoin.WithMode(m.mode))
+			defer p.Close()
+			a, b, c := randView(rng, 64, 20000), randView(rng, 20000, 48), randView(rng, 64, 48)
+			c.Apply(func(_, _ int, _ float64) float64 { return math.NaN() }, c)
+			forkjoin.Run(p, func(w *forkjoin.Worker) { MatMul(w, c, a, b) })
+			checkProduct(t, c, a, b)
+		})
+	}
+}
+
 func TestMatMulShapeMismatchPanics(t *testing.T) {
 	p := forkjoin.New(forkjoin.Workers(1))
 	defer p.Close()
