@@ -4,7 +4,9 @@ package gemm
 // ⌈mb/mr⌉ micro-panels of mr rows. Micro-panel p starts at dst[p*mr*kb] and
 // holds its rows column by column: element (p*mr+r, l) is at
 // dst[p*mr*kb + l*mr + r], which is the order in which the micro-kernel
-// broadcasts them. Rows past mb are zero.
+// broadcasts them. Rows past mb are zero: they reach only the part of a
+// tile that is thrown away, but a stale value there could be a subnormal,
+// which costs some cores a microcode assist per FMA.
 func packA(dst, a []float64, lda, mb, kb int) {
 	i := 0
 	for ; i+mr <= mb; i += mr {
@@ -35,7 +37,7 @@ func packA(dst, a []float64, lda, mb, kb int) {
 // ⌈nb/nr⌉ micro-panels of nr columns. Micro-panel q starts at dst[q*nr*kb]
 // and holds its columns row by row: element (l, q*nr+c) is at
 // dst[q*nr*kb + l*nr + c], so that one step of the micro-kernel loads nr
-// contiguous values. Columns past nb are zero.
+// contiguous values. Columns past nb are zero, for the reason packA gives.
 //
 // It reads b row by row: going down a column of panels instead would take
 // each nr values from another page of a wide b, a TLB miss per load
