@@ -22,7 +22,7 @@ func BenchmarkMul(b *testing.B) {
 	}
 }
 
-// BenchmarkKernel runs the micro-kernel alone on panels in L1.
+// BenchmarkKernel runs each micro-kernel alone on panels in L1.
 func BenchmarkKernel(b *testing.B) {
 	a, p, c := make([]float64, kc*mr), make([]float64, kc*nr), make([]float64, mr*nr)
 	for i := range a {
@@ -31,9 +31,19 @@ func BenchmarkKernel(b *testing.B) {
 	for i := range p {
 		p[i] = 1e-3
 	}
-	b.ReportAllocs()
-	for b.Loop() {
-		kernel(kc, a, p, c, nr, true)
+	saved := useAsm
+	defer func() { useAsm = saved }()
+	for _, asm := range []bool{true, false} {
+		if asm && !saved {
+			continue
+		}
+		b.Run(fmt.Sprintf("asm=%v", asm), func(b *testing.B) {
+			useAsm = asm
+			b.ReportAllocs()
+			for b.Loop() {
+				kernel(kc, a, p, c, nr, true)
+			}
+			b.ReportMetric(2*float64(kc*mr*nr)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+		})
 	}
-	b.ReportMetric(2*float64(kc*mr*nr)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 }
