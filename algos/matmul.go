@@ -63,6 +63,7 @@ func mmProduct(w *forkjoin.Worker, c, a, b block) {
 		}
 		return
 	}
+	leaf := mmLeafFor(m, n, w.Pool().Workers())
 	p := gemm.GetPacked(m, n, depth)
 	for k0 := 0; k0 < k; k0 += depth {
 		d := min(depth, k-k0)
@@ -77,7 +78,7 @@ func mmProduct(w *forkjoin.Worker, c, a, b block) {
 				p.PackB(bc.data, bc.stride, max(lo, na)-na, hi-na)
 			}
 		})
-		matmul(w, mmArg{p: p, c: c, i1: m, j1: n, add: k0 > 0})
+		matmul(w, mmArg{p: p, c: c, i1: m, j1: n, add: k0 > 0, leaf: leaf})
 	}
 	gemm.PutPacked(p)
 }
@@ -93,12 +94,35 @@ const (
 	mmLeafCols = 512
 )
 
+// mmLeafFor returns the leaf size for an m×n c on a pool of the given
+// workers: mmLeafRows×mmLeafCols, halved (columns first, down to 64×128)
+// while c would have fewer than 4 leaves a worker, so that on many workers
+// each still gets several.
+func mmLeafFor(m, n, workers int) [2]int {
+	r, c := mmLeafRows, mmLeafCols
+	for ceilDiv(m, r)*ceilDiv(n, c) < 4*workers {
+		switch {
+		case c >= 2*r && c > 128:
+			c /= 2
+		case r > 64:
+			r /= 2
+		default:
+			return [2]int{r, c}
+		}
+	}
+	return [2]int{r, c}
+}
+
+func ceilDiv(x, y int) int { return (x + y - 1) / y }
+
 // mmArg is a block of c, rows [i0, i1) and columns [j0, j1), to compute
-// from the packed chunk p: set, or added to when add is set.
+// from the packed chunk p, down to leaves of at most leaf[0]×leaf[1]: set,
+// or added to when add is set.
 type mmArg struct {
 	p              *gemm.Packed
 	c              block // all of c
 	i0, i1, j0, j1 int
+	leaf           [2]int
 	add            bool
 }
 
@@ -113,12 +137,12 @@ func init() { mmTask = forkjoin.NewFunc(matmul) }
 // have partial tiles.
 func matmul(w *forkjoin.Worker, x mmArg) struct{} {
 	m, n := x.i1-x.i0, x.j1-x.j0
-	if m <= mmLeafRows && n <= mmLeafCols {
+	if m <= x.leaf[0] && n <= x.leaf[1] {
 		x.p.Mul(x.c.data, x.c.stride, x.i0, x.i1, x.j0, x.j1, x.add)
 		return struct{}{}
 	}
 	first, second := x, x
-	if m*mmLeafCols >= n*mmLeafRows {
+	if m*x.leaf[1] >= n*x.leaf[0] {
 		first.i1 = x.i0 + halfAt(m, gemm.MR)
 		second.i0 = first.i1
 	} else {

@@ -174,6 +174,30 @@ func TestMatMulSplitK(t *testing.T) {
 	}
 }
 
+// On many workers the leaves shrink so that each worker gets several:
+// a 1024×1024 c has 8 leaves on up to 2 workers, 64 of 128×128 on 16.
+func TestMatMulLeafFor(t *testing.T) {
+	for _, tc := range []struct{ m, n, workers, rows, cols int }{
+		{1024, 1024, 1, 256, 512},
+		{1024, 1024, 2, 256, 512},
+		{1024, 1024, 16, 128, 128},
+		{4096, 4096, 16, 256, 512},
+		{100, 100, 64, 64, 128}, // as small as leaves go
+	} {
+		if got := mmLeafFor(tc.m, tc.n, tc.workers); got != [2]int{tc.rows, tc.cols} {
+			t.Errorf("mmLeafFor(%d, %d, %d) = %v, want [%d %d]", tc.m, tc.n, tc.workers, got, tc.rows, tc.cols)
+		}
+	}
+	// And the product on a pool of 16 workers, with those leaves.
+	p := forkjoin.New(forkjoin.Workers(16))
+	defer p.Close()
+	rng := rand.New(rand.NewPCG(15, 16))
+	a, b := randView(rng, 700, 90), randView(rng, 90, 650)
+	c := mat.NewDense(700, 650, nil)
+	forkjoin.Run(p, func(w *forkjoin.Worker) { MatMul(w, c, a, b) })
+	checkProduct(t, c, a, b)
+}
+
 func TestMatMulShapeMismatchPanics(t *testing.T) {
 	p := forkjoin.New(forkjoin.Workers(1))
 	defer p.Close()
