@@ -21,7 +21,9 @@ const mmSerialVolume = 64 * 128 * 128
 const mmSplitKVolume = 1 << 24
 
 // mmPackBudget bounds the floats of a product's packed operands (see
-// gemm.Depth); tests lower it to reach the chunked paths.
+// gemm.Depth); tests lower it to reach the chunked paths, never below
+// 256·(2·12+2·16) floats: halving c, which needs a side of 12 rows or 16
+// columns, must reach a block whose slice of 256 fits.
 var mmPackBudget = gemm.Budget
 
 // mmProduct sets c = a·b. It packs a and b (in chunks of the inner
