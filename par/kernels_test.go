@@ -379,3 +379,30 @@ func TestBusyProcessorsKeepCallsSerial(t *testing.T) {
 		t.Errorf("with every processor busy, a costly For ran %d tasks on the pool, want none", d)
 	}
 }
+
+// TestCombinePanicIsPanicError panics in the combine of Reduce and
+// ReduceRange. Forced parallel over two elements, the serial start and the
+// one piece on the pool each fold an element without a combine: the only
+// combine is that of their results, after the pool has finished, and its
+// panic must come out as a *forkjoin.PanicError like any other.
+func TestCombinePanicIsPanicError(t *testing.T) {
+	if forkjoin.Default().Workers() < 2 {
+		t.Skip("one worker: every call is serial")
+	}
+	defer par.ForceParallel(1)()
+	boom := func(int, int) int { panic("bad combine") }
+	for name, call := range map[string]func(){
+		"Reduce":      func() { par.Reduce([]int{1, 2}, 0, func(x int) int { return x }, boom) },
+		"ReduceRange": func() { par.ReduceRange(2, 0, func(lo, hi int) int { return lo }, boom) },
+	} {
+		func() {
+			defer func() {
+				v := recover()
+				if pe, ok := v.(*forkjoin.PanicError); !ok || pe.Value != "bad combine" {
+					t.Errorf("%s: recovered %T %v, want a *forkjoin.PanicError of \"bad combine\"", name, v, v)
+				}
+			}()
+			call()
+		}()
+	}
+}
