@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"math"
 	"os"
 	"os/exec"
 	"reflect"
@@ -404,5 +405,53 @@ func TestCombinePanicIsPanicError(t *testing.T) {
 			}()
 			call()
 		}()
+	}
+}
+
+// TestChunkNearMaxInt sizes the serial start's chunks for a call over
+// MaxInt units: the next chunk after done units run in less than the
+// budget is at least as long as all of them (or the rest) and never past
+// n. Seven times done overflowed for done above MaxInt/7, and the
+// estimate, converted to an int, overflowed for a cheap body: a chunk of
+// one unit, or an hi below lo.
+func TestChunkNearMaxInt(t *testing.T) {
+	const n = math.MaxInt
+	budget := 20 * time.Microsecond
+	for _, done := range []int{1, 8, n / 8, n/7 - 1, n / 7, n/7 + 1, n / 5, n / 4, n / 2, n - 2, n - 1} {
+		for _, elapsed := range []time.Duration{0, time.Nanosecond, 10 * time.Microsecond, 19 * time.Microsecond} {
+			if c, least := par.Chunk(done, n, elapsed, budget), min(done, n-done); c < least || c > n-done {
+				t.Errorf("chunk after %d of %d units in %v = %d, want from %d to %d", done, n, elapsed, c, least, n-done)
+			}
+		}
+	}
+	// The same through ForRange, whose body of constant cost lets the
+	// serial start grow towards MaxInt: a pause of the body near 2⁵⁴
+	// makes the estimate cut the chunks, so that done passes MaxInt/7
+	// without reaching n. Every piece must lie in [0, n), and together
+	// they must cover it.
+	for range 10 {
+		var mu sync.Mutex
+		var total uint64
+		var bad [][2]int
+		var t0 time.Time
+		var paused atomic.Bool
+		par.ForRange(n, func(lo, hi int) {
+			if lo == 0 {
+				t0 = time.Now()
+			}
+			if lo >= 1<<54 && paused.CompareAndSwap(false, true) {
+				for time.Since(t0) < 11*time.Microsecond {
+				}
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if lo < 0 || lo >= hi {
+				bad = append(bad, [2]int{lo, hi})
+			}
+			total += uint64(hi - lo)
+		})
+		if len(bad) > 0 || total != n {
+			t.Fatalf("ForRange(MaxInt): bad pieces %v, %d units in all", bad, total)
+		}
 	}
 }
