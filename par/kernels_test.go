@@ -455,3 +455,19 @@ func TestChunkNearMaxInt(t *testing.T) {
 		}
 	}
 }
+
+// TestBuildsOn32Bit builds the package for a 32-bit system: the bound on
+// what makeNoZero asks the runtime for was a constant too large for a
+// 32-bit uintptr, and par did not compile there. (The first run
+// compiles the standard library for 386 into the build cache.)
+func TestBuildsOn32Bit(t *testing.T) {
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command to build with")
+	}
+	cmd := exec.Command(goTool, "build", ".")
+	cmd.Env = append(os.Environ(), "GOOS=linux", "GOARCH=386", "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("go build for linux/386: %v\n%s", err, out)
+	}
+}
