@@ -109,8 +109,10 @@ func startUntil(n int, step func(lo, hi int), stop func() bool) plan {
 				return plan{done: done, n: n, grain: grain, step: step}
 			}
 			// Every processor is busy: go on serially for as long
-			// again, then look again.
-			budget = 2 * elapsed
+			// again, then look again: the next chunk is cut to end
+			// near twice the budget, and the budget is now what has
+			// run.
+			budget = elapsed
 		}
 		hi = done + chunk(done, n, elapsed, budget)
 	}
