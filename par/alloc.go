@@ -32,8 +32,10 @@ func makeNoZero[E any](n int) []E {
 }
 
 // maxAlloc bounds what makeNoZero asks the runtime for; make checks larger
-// lengths and panics as it always does.
-const maxAlloc = 1 << 47
+// lengths and panics as it always does. It is at most the runtime's own
+// bound, which mallocgc does not check: 2⁴⁰ bytes on 64-bit systems (the
+// runtime's for ios/arm64), 2³¹ on 32-bit ones.
+const maxAlloc = 1 << (31 + 9*(^uintptr(0)>>63))
 
 // mallocgc is the runtime's allocator. With typ nil it allocates memory the
 // collector does not scan; with needzero false it leaves the memory as it

@@ -18,10 +18,11 @@
 // of work each (Scan's in a piece per worker and one more). A costly body
 // over a few elements thus goes parallel after the first, and a cheap one
 // over a short slice stays serial. While as many goroutines wait for a
-// processor as GOMAXPROCS (a server whose handlers all compute), a call goes
-// on serially: the pool could only take processor time from them. The sorts below a thousand or a few
-// thousand elements are the slices functions themselves. With a one-worker
-// pool every call but the comparison sorts is serial.
+// processor as GOMAXPROCS and the pool's workers together (a server whose
+// handlers all compute), a call goes on serially: the pool could only take
+// processor time from them. The sorts below a thousand or a few thousand
+// elements are the slices functions themselves. With a one-worker pool
+// every call but the comparison sorts is serial.
 //
 // Their bodies are called through function values, which the compiler
 // cannot inline into par's loops: a call per element costs a nanosecond or

@@ -15,4 +15,5 @@ func ForceParallel(grain int) (restore func()) {
 var (
 	MakeNoZero  = makeNoZero[uint64]
 	HasPointers = hasPointers
+	Chunk       = chunk
 )

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"math"
 	"os"
 	"os/exec"
 	"reflect"
@@ -377,5 +378,96 @@ func TestBusyProcessorsKeepCallsSerial(t *testing.T) {
 	})
 	if d := p.Stats().Tasks - before; d != 0 {
 		t.Errorf("with every processor busy, a costly For ran %d tasks on the pool, want none", d)
+	}
+}
+
+// TestCombinePanicIsPanicError panics in the combine of Reduce and
+// ReduceRange. Forced parallel over two elements, the serial start and the
+// one piece on the pool each fold an element without a combine: the only
+// combine is that of their results, after the pool has finished, and its
+// panic must come out as a *forkjoin.PanicError like any other.
+func TestCombinePanicIsPanicError(t *testing.T) {
+	if forkjoin.Default().Workers() < 2 {
+		t.Skip("one worker: every call is serial")
+	}
+	defer par.ForceParallel(1)()
+	boom := func(int, int) int { panic("bad combine") }
+	for name, call := range map[string]func(){
+		"Reduce":      func() { par.Reduce([]int{1, 2}, 0, func(x int) int { return x }, boom) },
+		"ReduceRange": func() { par.ReduceRange(2, 0, func(lo, hi int) int { return lo }, boom) },
+	} {
+		func() {
+			defer func() {
+				v := recover()
+				if pe, ok := v.(*forkjoin.PanicError); !ok || pe.Value != "bad combine" {
+					t.Errorf("%s: recovered %T %v, want a *forkjoin.PanicError of \"bad combine\"", name, v, v)
+				}
+			}()
+			call()
+		}()
+	}
+}
+
+// TestChunkNearMaxInt sizes the serial start's chunks for a call over
+// MaxInt units: the next chunk after done units run in less than the
+// budget is at least as long as all of them (or the rest) and never past
+// n. Seven times done overflowed for done above MaxInt/7, and the
+// estimate, converted to an int, overflowed for a cheap body: a chunk of
+// one unit, or an hi below lo.
+func TestChunkNearMaxInt(t *testing.T) {
+	const n = math.MaxInt
+	budget := 20 * time.Microsecond
+	for _, done := range []int{1, 8, n / 8, n/7 - 1, n / 7, n/7 + 1, n / 5, n / 4, n / 2, n - 2, n - 1} {
+		for _, elapsed := range []time.Duration{0, time.Nanosecond, 10 * time.Microsecond, 19 * time.Microsecond} {
+			if c, least := par.Chunk(done, n, elapsed, budget), min(done, n-done); c < least || c > n-done {
+				t.Errorf("chunk after %d of %d units in %v = %d, want from %d to %d", done, n, elapsed, c, least, n-done)
+			}
+		}
+	}
+	// The same through ForRange, whose body of constant cost lets the
+	// serial start grow towards MaxInt: a pause of the body near 2⁵⁴
+	// makes the estimate cut the chunks, so that done passes MaxInt/7
+	// without reaching n. Every piece must lie in [0, n), and together
+	// they must cover it.
+	for range 10 {
+		var mu sync.Mutex
+		var total uint64
+		var bad [][2]int
+		var t0 time.Time
+		var paused atomic.Bool
+		par.ForRange(n, func(lo, hi int) {
+			if lo == 0 {
+				t0 = time.Now()
+			}
+			if lo >= 1<<54 && paused.CompareAndSwap(false, true) {
+				for time.Since(t0) < 11*time.Microsecond {
+				}
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if lo < 0 || lo >= hi {
+				bad = append(bad, [2]int{lo, hi})
+			}
+			total += uint64(hi - lo)
+		})
+		if len(bad) > 0 || total != n {
+			t.Fatalf("ForRange(MaxInt): bad pieces %v, %d units in all", bad, total)
+		}
+	}
+}
+
+// TestBuildsOn32Bit builds the package for a 32-bit system: the bound on
+// what makeNoZero asks the runtime for was a constant too large for a
+// 32-bit uintptr, and par did not compile there. (The first run
+// compiles the standard library for 386 into the build cache.)
+func TestBuildsOn32Bit(t *testing.T) {
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command to build with")
+	}
+	cmd := exec.Command(goTool, "build", ".")
+	cmd.Env = append(os.Environ(), "GOOS=linux", "GOARCH=386", "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("go build for linux/386: %v\n%s", err, out)
 	}
 }

@@ -25,7 +25,7 @@ var lengths = []int{1, 2, 3, 7, 63, 64, 65, 100, 4095, 4097, 50000, 1<<17 + 3}
 
 // modes runs test as the calls decide for themselves, and with every call
 // of more than one unit forced onto the pool after its first unit, in
-// pieces of 7 units (Filter's units are words of 64 elements).
+// pieces of 7 units.
 func modes(t *testing.T, test func(t *testing.T)) {
 	t.Run("auto", test)
 	t.Run("parallel", func(t *testing.T) {

@@ -109,19 +109,35 @@ func startUntil(n int, step func(lo, hi int), stop func() bool) plan {
 				return plan{done: done, n: n, grain: grain, step: step}
 			}
 			// Every processor is busy: go on serially for as long
-			// again, then look again.
-			budget = 2 * elapsed
+			// again, then look again: the next chunk is cut to end
+			// near twice the budget, and the budget is now what has
+			// run.
+			budget = elapsed
 		}
-		next := probeGrowth * done
-		if elapsed > 0 {
-			// Do not overshoot the budget by much on a body whose cost
-			// is already measurable.
-			if est := int(float64(2*budget-elapsed) / perUnit); est < next {
-				next = max(est, 1)
-			}
-		}
-		hi = done + min(next, n-done)
+		hi = done + chunk(done, n, elapsed, budget)
 	}
+}
+
+// chunk returns the length of the serial start's next chunk, done of n
+// units having run in elapsed: probeGrowth times all so far, or less on a
+// body whose cost is already measurable, and at most what is left. n may
+// be near MaxInt (a ForRange whose body costs the same for any piece), so
+// nothing is multiplied past n, and the estimate stays a float until it is
+// known to be below the rest.
+func chunk(done, n int, elapsed, budget time.Duration) int {
+	next := n - done
+	if done <= next/probeGrowth {
+		next = probeGrowth * done
+	}
+	if elapsed > 0 {
+		// Do not overshoot the budget by much on a body whose cost is
+		// already measurable.
+		perUnit := float64(elapsed) / float64(done)
+		if est := float64(2*budget-elapsed) / perUnit; est < float64(next) {
+			next = max(int(est), 1)
+		}
+	}
+	return next
 }
 
 // finish runs the rest of p, if any, on the pool, piece by piece (see the

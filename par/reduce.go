@@ -99,6 +99,7 @@ func reduce[R any](n int, first func(lo, hi int) R, extend func(acc R, lo, hi in
 		var zero R
 		return zero // pieces were skipped; what the runs hold is not the fold
 	}
+	defer rewrap() // the runs' combines run here, in the caller, off the pool
 	return rs.result(combine)
 }
 
