@@ -186,6 +186,13 @@ func invokeInline[T any](w *Worker, ctx context.Context, fn func(*Worker) T) (T,
 	defer func() { // also when runtime.Goexit unwinds fn: the outer waits need their root
 		w.setRoot(saved)
 		stop()
+		if !w.shared && w.deque.Len() > 0 {
+			// fn may have spawned into a scope of the outer invocation
+			// (S.Go tags the task with the scope's): its waiting
+			// workers, which help only workers running their
+			// invocation, may steal from us again.
+			w.pool.sleep.notify()
+		}
 	}()
 	res, pe := call(w, fn)
 	if pe != nil {

@@ -1,0 +1,120 @@
+package forkjoin_test
+
+import (
+	"runtime"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/fjkit/fjkit/forkjoin"
+)
+
+// Nested invocations: Invoke on the pool a task already runs on runs inline,
+// as an invocation of its own on top of the calling task (invoke.go).
+
+// finishes runs f in a goroutine and fails the test, with every goroutine's
+// stack, if f has not returned within d. On a timeout f is left running: the
+// caller must not then close a pool f is hung in (Close would wait for it),
+// which hangPool arranges.
+func finishes(t *testing.T, d time.Duration, f func()) {
+	t.Helper()
+	done := make(chan any, 1)
+	go func() {
+		defer func() { done <- recover() }()
+		f()
+	}()
+	select {
+	case v := <-done:
+		if v != nil {
+			panic(v)
+		}
+	case <-time.After(d):
+		buf := make([]byte, 1<<22)
+		buf = buf[:runtime.Stack(buf, true)]
+		t.Fatalf("did not finish within %v; all goroutines:\n%s", d, buf)
+	}
+}
+
+// hangPool is newPool for tests that may hang in the pool (see finishes):
+// it is closed when the test ends only if the test passed.
+func hangPool(t *testing.T, opts ...forkjoin.Option) *forkjoin.Pool {
+	t.Helper()
+	p := forkjoin.New(opts...)
+	t.Cleanup(func() {
+		if !t.Failed() {
+			p.Close()
+		}
+	})
+	return p
+}
+
+// A task spawned into a scope from a nested invocation belongs to the scope,
+// not to the nested invocation: the scope's waiting worker must be able to
+// run it. It used to be tagged with the nested invocation, which the
+// scope's worker, waiting in the outer one, may not help with: one worker
+// hung for ever.
+func TestScopeGoFromNestedInvocation(t *testing.T) {
+	for _, mode := range []forkjoin.Mode{forkjoin.WorkStealing, forkjoin.SharedQueue} {
+		for _, n := range []int{1, 2} {
+			t.Run(mode.String()+"/workers="+itoa(n), func(t *testing.T) {
+				p := hangPool(t, forkjoin.Workers(n), forkjoin.WithMode(mode))
+				var ran atomic.Int32
+				finishes(t, 10*time.Second, func() {
+					forkjoin.Run(p, func(w *forkjoin.Worker) {
+						forkjoin.Scope(w, func(s *forkjoin.S) {
+							forkjoin.Run(p, func(*forkjoin.Worker) {
+								s.Go(func(*forkjoin.Worker) { ran.Add(1) })
+							})
+							forkjoin.Run(p, func(w *forkjoin.Worker) {
+								fibJoin.Go(s, 10)
+								s.GoFrom(w, func(*forkjoin.Worker) { ran.Add(1) })
+							})
+						})
+					})
+				})
+				if got := ran.Load(); got != 2 {
+					t.Errorf("%d of 2 spawned tasks ran", got)
+				}
+			})
+		}
+	}
+}
+
+// Two scopes side by side under a Join, each spawning from the bodies of
+// a loop in a nested invocation (what a par.For in the scope's body does):
+// every worker used to park in a scope's wait with the spawns stranded.
+func TestScopesSpawningFromNestedLoops(t *testing.T) {
+	for _, mode := range []forkjoin.Mode{forkjoin.WorkStealing, forkjoin.SharedQueue} {
+		t.Run(mode.String(), func(t *testing.T) {
+			p := hangPool(t, forkjoin.Workers(2), forkjoin.WithMode(mode))
+			var ran atomic.Int32
+			scope := func(w *forkjoin.Worker) int {
+				forkjoin.Scope(w, func(s *forkjoin.S) {
+					for range 20 {
+						forkjoin.Run(p, func(w *forkjoin.Worker) {
+							forkjoin.ForRange(w, 0, 4, 1, func(*forkjoin.Worker, int, int) {
+								s.Go(func(*forkjoin.Worker) { ran.Add(1) })
+							})
+						})
+					}
+				})
+				return 0
+			}
+			finishes(t, 10*time.Second, func() {
+				for range 20 {
+					forkjoin.Run(p, func(w *forkjoin.Worker) { forkjoin.Join(w, scope, scope) })
+				}
+			})
+			if got, want := ran.Load(), int32(20*2*20*4); got != want {
+				t.Errorf("%d of %d spawned tasks ran", got, want)
+			}
+		})
+	}
+}
+
+func itoa(n int) string {
+	if n < 10 {
+		return string(rune('0' + n))
+	}
+	return itoa(n/10) + itoa(n%10)
+}
