@@ -69,7 +69,9 @@
 // stopped; cancellation makes them stop early, since every fork point starts
 // nothing new once the invocation is canceled (Func.Join sees it within 32
 // forks). Invoke on the pool a task
-// already runs on runs inline, as a nested invocation. A *Worker is valid
+// already runs on runs inline, as a nested invocation, canceled with the
+// invocation it runs in (and, for InvokeContext, by its own context), and
+// canceled from the start if that one already is. A *Worker is valid
 // only inside the task it was handed to: the entry points panic when given
 // one kept after its task returned, or used from another goroutine or in a
 // task of another pool (Func.Join, the fork fast path, catches only the

@@ -1,6 +1,7 @@
 package forkjoin_test
 
 import (
+	"context"
 	"runtime"
 	"sync/atomic"
 	"testing"
@@ -117,4 +118,56 @@ func itoa(n int) string {
 		return string(rune('0' + n))
 	}
 	return itoa(n/10) + itoa(n%10)
+}
+
+// A nested invocation begun in a canceled invocation is canceled from its
+// first instruction: its forks start nothing. The flag used to be set only
+// from context.AfterFunc's goroutine, later: a nested Invoke right after the
+// cancel saw Canceled() false in every round and ran its loop.
+func TestNestedInvocationSeesCancellation(t *testing.T) {
+	p := newPool(t, forkjoin.Workers(2))
+	for round := range 200 {
+		ctx, cancel := context.WithCancel(context.Background())
+		var canceled, errSeen bool
+		var bodies atomic.Int32
+		forkjoin.InvokeContext(ctx, p, func(w *forkjoin.Worker) int {
+			cancel()
+			forkjoin.Run(p, func(w *forkjoin.Worker) {
+				canceled, errSeen = w.Canceled(), w.Context().Err() != nil
+				forkjoin.For(w, 0, 1000, func(*forkjoin.Worker, int) { bodies.Add(1) })
+			})
+			return 0
+		})
+		if !canceled || !errSeen || bodies.Load() != 0 {
+			t.Fatalf("round %d: nested Run in a canceled invocation: Canceled() = %v, Context().Err() != nil = %v, %d of 1000 loop bodies ran; want true, true, 0",
+				round, canceled, errSeen, bodies.Load())
+		}
+	}
+}
+
+// An enclosing invocation's cancellation reaches a nested one that runs
+// under a context of its own: it used to be seen only through the nested
+// context, so a nested InvokeContext with an unrelated context ran on.
+func TestNestedInvocationSeesOuterCancellation(t *testing.T) {
+	p := hangPool(t, forkjoin.Workers(2))
+	ctx, cancel := context.WithCancel(context.Background())
+	started := make(chan struct{})
+	go func() { <-started; cancel() }()
+	finishes(t, 10*time.Second, func() {
+		forkjoin.InvokeContext(ctx, p, func(w *forkjoin.Worker) int {
+			_, err := forkjoin.InvokeContext(context.Background(), p, func(w *forkjoin.Worker) int {
+				close(started)
+				for !w.Canceled() {
+					// A stolen task of the nested invocation sees it too.
+					forkjoin.Join(w, func(*forkjoin.Worker) int { return 0 }, func(*forkjoin.Worker) int { return 0 })
+					runtime.Gosched()
+				}
+				return 0
+			})
+			if err != nil {
+				t.Errorf("nested InvokeContext with an unrelated context returned %v", err)
+			}
+			return 0
+		})
+	})
 }

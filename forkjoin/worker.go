@@ -113,9 +113,17 @@ func (w *Worker) Context() context.Context {
 	return context.Background()
 }
 
-// Canceled reports whether the running invocation's context is done. It is a
-// single atomic load, cheap enough to check before every fork. For, ForRange,
-// Reduce and Scope stop starting new work once it returns true.
+// Canceled reports whether the running invocation is canceled: its context
+// is done, or an enclosing invocation's is (the one whose task called Invoke
+// on the same pool, running this one inline). It is a single atomic load,
+// cheap enough to check before every fork. For, ForRange, Reduce and Scope
+// stop starting new work once it returns true.
+//
+// The flag is set when the invocation or a nested one starts with its
+// context done, and otherwise by the goroutine the context starts when it
+// is canceled (context.AfterFunc): for that goroutine's first moments,
+// Context().Err() may already be non-nil while Canceled still returns
+// false.
 func (w *Worker) Canceled() bool {
 	return w.root != nil && w.root.canceled.Load()
 }
