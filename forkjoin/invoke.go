@@ -25,11 +25,10 @@ type root struct {
 	// late: ctx was done when fn returned, so its result may be partial.
 	// Written before the root job's done channel closes.
 	late bool
-	// queued is when the root was submitted (now()); deadline, whether its
-	// context has one. Both written before it is queued, read by idle
-	// workers choosing a root (queue.popForIdle).
-	queued   time.Duration
-	deadline bool
+	// queued is when the root was submitted, and deadline its context's
+	// deadline (0: none), both on the clock of now(). Written before it
+	// is queued, read by idle workers choosing a root (queue.pickRoot).
+	queued, deadline time.Duration
 }
 
 // cancel marks r and the invocations nested in it canceled. Any goroutine
@@ -84,7 +83,9 @@ func (j *rootJob[T]) execute(w *Worker) {
 		j.rt.cancel() // ahead of its AfterFunc, which sets the flag later
 	}
 	if !j.rt.canceled.Load() { // canceled while queued: start nothing
+		start := now()
 		j.res, j.panic = call(w, j.fn)
+		j.pool.injector.observe(now() - start) // for the injector's choice of roots
 	}
 	j.rt.late = j.rt.ctx != nil && j.rt.ctx.Err() != nil
 	j.complete(w)
@@ -276,7 +277,9 @@ func submit[T any](p *Pool, fn func(*Worker) T, ctx context.Context) *rootJob[T]
 	j.root = &j.rt
 	j.rt.queued = now()
 	if ctx != nil {
-		_, j.rt.deadline = ctx.Deadline()
+		if d, ok := ctx.Deadline(); ok {
+			j.rt.deadline = j.rt.queued + time.Until(d)
+		}
 	}
 	p.mu.Lock()
 	if p.closed {
