@@ -297,6 +297,7 @@ func (f *Func[A, R]) joinLazy(w *Worker, a, b A, d int) (ra, rb R) {
 		rb, pe := fj.res, j.panic
 		f.clear(fj)
 		j.reset()
+		j.root = nil // records.go, rule 4
 		w.popFrame(d)
 		if pe != nil {
 			panic(pe)
@@ -308,6 +309,7 @@ func (f *Func[A, R]) joinLazy(w *Worker, a, b A, d int) (ra, rb R) {
 	arg := fj.arg
 	var zero A
 	fj.arg = zero
+	j.root = nil // set if promoted; records.go, rule 4
 	rb = f.fn(w, arg)
 	w.popFrame(d)
 	return ra, rb
@@ -337,6 +339,7 @@ func (w *Worker) settleFrame(d int, v any) {
 	if j.latch.state.Load() != latchUnset {
 		j.reset()
 	}
+	j.root = nil
 	w.popFrame(d)
 	if pe != nil {
 		panic(pe)
