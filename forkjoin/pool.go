@@ -1,6 +1,7 @@
 package forkjoin
 
 import (
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -52,9 +53,18 @@ func New(opts ...Option) *Pool {
 			tickEvery: 64,
 		}
 	}
+	// The workers start parked: nothing is queued yet, so none has
+	// anything to look for, and the first producer wakes one (sleep.go).
+	// A worker that began by looking would probe every other worker's
+	// deque, n² probes in all.
+	p.sleep.parked = slices.Clone(p.workers)
+	for _, w := range p.workers {
+		w.isParked = true
+	}
+	p.sleep.idle.Store(int32(len(p.workers)))
 	p.wg.Add(len(p.workers))
 	for _, w := range p.workers {
-		go w.loop()
+		go w.loop(true)
 	}
 	return p
 }
@@ -91,7 +101,8 @@ func (p *Pool) Close() {
 
 // hasWork reports whether any queue or deque holds a task: the last look a
 // worker takes before it parks.
-func (p *Pool) hasWork() bool {
+func (p *Pool) hasWork(w *Worker) bool {
+	w.probes += uint64(len(p.workers))
 	if !p.injector.empty() {
 		return true
 	}

@@ -54,6 +54,7 @@ type Worker struct {
 	quietUntil           time.Duration                                     // pWanted's last "nobody waits" holds until then
 	readSched            func() (runnable, running, notInGo, procs uint64) // tests: schedCounts' reading instead of runtime/metrics
 	yields               uint64                                            // Gosched calls, for tests
+	probes               uint64                                            // deques looked at while idle (stealRound, park's last look), for tests
 
 	// batch is the open spawn batch: a record on no deque, counted in no
 	// scope yet, that the running task's next spawns fill (batch.go).
@@ -129,8 +130,10 @@ func (w *Worker) Canceled() bool {
 }
 
 // loop is the worker goroutine: run work while there is any, search a little
-// when there is none, then park until woken. Only the pool starts it.
-func (w *Worker) loop() {
+// when there is none, then park until woken. Only the pool starts it, with
+// parked set: New lists every worker as parked (pool.go), and the worker
+// waits for its first wake-up before it looks for work.
+func (w *Worker) loop(parked bool) {
 	w.bindGoroutine()
 	exited := false
 	defer func() {
@@ -140,14 +143,27 @@ func (w *Worker) loop() {
 			// whatever we do; execute has failed the tasks it ended.
 			// Carry on in a new goroutine, so the pool keeps its workers.
 			w.setRoot(nil)
-			go w.loop()
+			go w.loop(false)
 			return
 		}
 		w.pool.wg.Done()
 	}()
 	p := w.pool
 	woken := false
+	if parked {
+		w.stats.parks.Add(1)
+		<-w.wake
+		w.unpark()
+		woken = true
+	}
 	for {
+		if woken && p.shutdown.Load() {
+			// Close woke us: every invocation has finished, so there
+			// is nothing to find, and n workers searching n deques
+			// each would take n² probes.
+			exited = true
+			return
+		}
 		var j *job
 		if !woken {
 			j = w.find()
@@ -227,6 +243,7 @@ func (w *Worker) stealRound() *job {
 		if v == w {
 			continue
 		}
+		w.probes++
 		if j, _ := w.stealFrom(v); j != nil {
 			return j
 		}
