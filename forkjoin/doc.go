@@ -125,14 +125,17 @@
 // # What a task may block on
 //
 // A task may block on anything outside the pool (I/O, a lock, a channel fed
-// by other goroutines), at the price of its worker. It must not block on
-// another task of the pool except through the library (a Join, a
-// Future.Join, a scope's end): spawns may wait in a batch (above), and a
-// worker blocked on a task that has not started cannot run it. Nor may it
-// block on a goroutine that calls Invoke on the same pool and waits for it:
-// waiting workers never start a queued invocation (that is what keeps a
-// lock held across a Join safe), so if every worker is blocked or waiting,
-// that Invoke never starts.
+// by other goroutines), at the price of its worker; wrapped in Blocking, the
+// wait costs nothing of the pool's: a compensating worker runs the pool's
+// work meanwhile. A task must not block on another task of the pool except
+// through the library (a Join, a Future.Join, a scope's end): spawns may
+// wait in a batch (above), and a worker blocked on a task that has not
+// started cannot run it. A task that blocks on a goroutine that calls
+// Invoke on the same pool and waits for it must do so in Blocking: waiting
+// workers never start a queued invocation (that is what keeps a lock held
+// across a Join safe), so if every worker were blocked or waiting, that
+// Invoke would never start. Blocking lends at most min(Workers(), 256)
+// compensating workers at once.
 //
 // # Invariants
 //

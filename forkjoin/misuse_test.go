@@ -85,6 +85,8 @@ func TestMisusePanics(t *testing.T) {
 		{"Spawn nil worker", func() { forkjoin.Spawn(nil, nopInt) }, []string{"forkjoin.Spawn", "w is nil"}},
 		{"Scope nil worker", func() { forkjoin.Scope(nil, func(*forkjoin.S) {}) }, []string{"forkjoin.Scope", "w is nil"}},
 		{"For nil worker", func() { forkjoin.For(nil, 0, 1, func(*forkjoin.Worker, int) {}) }, []string{"forkjoin.For", "w is nil"}},
+		{"Blocking nil worker", func() { forkjoin.Blocking(nil, func() {}) }, []string{"forkjoin.Blocking", "w is nil"}},
+		{"Blocking nil fn", inTask(func(w *forkjoin.Worker) { forkjoin.Blocking(w, nil) }), []string{"forkjoin.Blocking", "fn"}},
 		{"Close from a task of the pool", inTask(func(w *forkjoin.Worker) { p.Close() }), []string{"forkjoin.Close", "task of the same pool"}},
 		{"S.Go after Scope returned", inTask(func(w *forkjoin.Worker) {
 			var kept *forkjoin.S

@@ -10,7 +10,11 @@ import (
 // A Pool is a set of worker goroutines that run fork-join tasks. Make one with
 // New, or use Default. A Pool is safe for use by any number of goroutines.
 type Pool struct {
+	// workers are the pool's Workers() workers, size of them, followed by
+	// its spares (blocking.go).
 	workers []*Worker
+	size    int
+	spares  spareSet
 	mode    Mode
 	steal   StealPolicy
 
@@ -40,8 +44,9 @@ func New(opts ...Option) *Pool {
 		}
 		o(&c)
 	}
-	p := &Pool{mode: c.mode, steal: c.steal}
-	p.workers = make([]*Worker, c.workers)
+	n := c.workers
+	p := &Pool{mode: c.mode, steal: c.steal, size: n}
+	p.workers = make([]*Worker, n+maxSpares(n))
 	seed := uint64(time.Now().UnixNano()) | 1
 	for i := range p.workers {
 		p.workers[i] = &Worker{
@@ -51,26 +56,37 @@ func New(opts ...Option) *Pool {
 			rng:       seed + uint64(i)*0x9E3779B97F4A7C15 | 1,
 			wake:      make(chan struct{}, 1),
 			tickEvery: 64,
+			spare:     i >= n,
 		}
+	}
+	// The spares start dormant, without a goroutine (blocking.go).
+	p.spares.free = slices.Clone(p.workers[n:])
+	slices.Reverse(p.spares.free)
+	p.spares.started = make([]bool, len(p.spares.free))
+	for _, s := range p.spares.free {
+		s.retired.Store(true)
+		s.dormant = true
 	}
 	// The workers start parked: nothing is queued yet, so none has
 	// anything to look for, and the first producer wakes one (sleep.go).
 	// A worker that began by looking would probe every other worker's
 	// deque, n² probes in all.
-	p.sleep.parked = slices.Clone(p.workers)
-	for _, w := range p.workers {
+	ws := p.workers[:n]
+	p.sleep.parked = slices.Clone(ws)
+	for _, w := range ws {
 		w.isParked = true
 	}
-	p.sleep.idle.Store(int32(len(p.workers)))
-	p.wg.Add(len(p.workers))
-	for _, w := range p.workers {
+	p.sleep.idle.Store(int32(n))
+	p.wg.Add(n)
+	for _, w := range ws {
 		go w.loop(true)
 	}
 	return p
 }
 
-// Workers returns the number of workers.
-func (p *Pool) Workers() int { return len(p.workers) }
+// Workers returns the number of workers (not counting those Blocking lends
+// for a while).
+func (p *Pool) Workers() int { return p.size }
 
 // Mode returns the pool's scheduling mode.
 func (p *Pool) Mode() Mode { return p.mode }
@@ -95,6 +111,7 @@ func (p *Pool) Close() {
 		p.active.Wait()
 		p.shutdown.Store(true)
 		p.sleep.wakeAll()
+		p.wakeSpares()
 		p.wg.Wait()
 	})
 }
@@ -102,14 +119,15 @@ func (p *Pool) Close() {
 // hasWork reports whether any queue or deque holds a task: the last look a
 // worker takes before it parks.
 func (p *Pool) hasWork(w *Worker) bool {
-	w.probes += uint64(len(p.workers))
+	ws := p.live()
+	w.probes += uint64(len(ws))
 	if !p.injector.empty() {
 		return true
 	}
 	if p.mode == SharedQueue {
 		return !p.shared.empty()
 	}
-	for _, w := range p.workers {
+	for _, w := range ws {
 		if w.deque.Len() > 0 {
 			return true
 		}
@@ -125,7 +143,7 @@ func (p *Pool) hasWorkFor(w *Worker, r *root) bool {
 	if p.mode == SharedQueue {
 		return p.shared.hasOf(r)
 	}
-	for _, v := range p.workers {
+	for _, v := range p.live() {
 		if v != w && v.curRoot.Load() == r && v.deque.Len() > 0 {
 			return true
 		}

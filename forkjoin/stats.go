@@ -25,7 +25,7 @@ type workerStats struct {
 // published when each stolen task or invocation finishes, so the numbers are
 // exact once Invoke has returned.
 func (p *Pool) Stats() Stats {
-	s := Stats{Workers: len(p.workers)}
+	s := Stats{Workers: p.size}
 	for _, w := range p.workers {
 		st := &w.stats
 		s.Tasks += st.tasks.Load()

@@ -56,6 +56,12 @@ type Worker struct {
 	yields               uint64                                            // Gosched calls, for tests
 	probes               uint64                                            // deques looked at while idle (stealRound, park's last look), for tests
 
+	// spare: a compensating worker that Blocking lends (blocking.go);
+	// retired: set while it is dormant or due to go dormant; dormant: on
+	// the free list, guarded by pool.spares.mu.
+	spare, dormant bool
+	retired        atomic.Bool
+
 	// batch is the open spawn batch: a record on no deque, counted in no
 	// scope yet, that the running task's next spawns fill (batch.go).
 	batch *job
@@ -99,7 +105,8 @@ type Worker struct {
 	stats workerStats
 }
 
-// ID returns the worker's index in its pool, from 0 to Workers()-1.
+// ID returns the worker's index in its pool, from 0 to Workers()-1, or,
+// for a compensating worker that Blocking lends, from Workers() on.
 func (w *Worker) ID() int { return w.id }
 
 // Pool returns the pool the worker belongs to.
@@ -177,7 +184,7 @@ func (w *Worker) loop(parked bool) {
 			// the busy workers, as the Go scheduler limits its spinning
 			// Ms: with more workers than cores, searchers would take the
 			// producers' CPU. (park's last look still sees all work.)
-			if woken || p.sleep.maySearch(len(p.workers)) {
+			if woken || p.sleep.maySearch(p.size) {
 				j = w.search()
 			}
 		}
@@ -189,6 +196,15 @@ func (w *Worker) loop(parked bool) {
 		if p.shutdown.Load() {
 			exited = true
 			return
+		}
+		if w.spare && w.retired.Load() {
+			// A spare whose Blocking call returned (blocking.go).
+			if !w.rest() {
+				exited = true
+				return
+			}
+			woken = true
+			continue
 		}
 		w.trimCaches() // nothing to do: let go of a burst's records
 		w.park(nil)
@@ -232,7 +248,7 @@ func (w *Worker) find() *job {
 
 // stealRound probes every other worker once, starting at a random one.
 func (w *Worker) stealRound() *job {
-	ws := w.pool.workers
+	ws := w.pool.live()
 	n := len(ws)
 	if n == 1 {
 		return nil
@@ -471,7 +487,7 @@ func (w *Worker) findHelp(hint *job) *job {
 			}
 		}
 	}
-	ws := p.workers
+	ws := p.live()
 	n := len(ws)
 	start := int(w.random() % uint64(n))
 	for i := range n {
