@@ -133,6 +133,15 @@ func TestMisusePanics(t *testing.T) {
 				}
 			})
 		}), []string{"forkjoin.S.Go", "not a worker of the scope's pool"}},
+		// Issue 24: S.GoFrom ran a task on another pool, where it
+		// outlived its Run; Do with one function or none checked
+		// nothing; Canceled and Context on a nil *Worker crashed with a
+		// nil dereference.
+		{"S.GoFrom with a worker of another pool", inTask(func(w *forkjoin.Worker) {
+			forkjoin.Scope(w, func(s *forkjoin.S) {
+				forkjoin.Run(other, func(w2 *forkjoin.Worker) { s.GoFrom(w2, nop) })
+			})
+		}), []string{"forkjoin.S.GoFrom", "another pool"}},
 		{"zero Forked", inTask(func(w *forkjoin.Worker) {
 			var h forkjoin.Forked[int, int]
 			h.Join(w)

@@ -85,7 +85,7 @@ func (s *S) Go(fn func(w *Worker)) {
 
 // GoFrom spawns fn in the scope from a task running on w. It is Go for
 // callers that have their worker at hand, which saves Go's lookup of the
-// calling worker; w must be the calling task's worker.
+// calling worker; w must be the calling task's worker, in the scope's pool.
 func (s *S) GoFrom(w *Worker, fn func(w *Worker)) {
 	if fn == nil {
 		panic("forkjoin.S.GoFrom: fn is nil")
@@ -94,6 +94,9 @@ func (s *S) GoFrom(w *Worker, fn func(w *Worker)) {
 		panic("forkjoin.S.GoFrom: the scope has ended (Scope returned); spawn only while Scope is running")
 	}
 	w.check("forkjoin.S.GoFrom")
+	if w.pool != s.w.pool {
+		panic("forkjoin.S.GoFrom: w is a worker of another pool than the scope's; spawn from the scope's body or its tasks, with their worker")
+	}
 	s.goFrom(w, fn)
 }
 
