@@ -142,6 +142,17 @@ func TestMisusePanics(t *testing.T) {
 				forkjoin.Run(other, func(w2 *forkjoin.Worker) { s.GoFrom(w2, nop) })
 			})
 		}), []string{"forkjoin.S.GoFrom", "another pool"}},
+		{"Do one nil fn", inTask(func(w *forkjoin.Worker) { forkjoin.Do(w, nil) }), []string{"forkjoin.Do", "fns[0]"}},
+		{"Do nil worker, one fn", func() { forkjoin.Do(nil, nop) }, []string{"forkjoin.Do", "w is nil"}},
+		{"Do nil worker, no fn", func() { forkjoin.Do(nil) }, []string{"forkjoin.Do", "w is nil"}},
+		{"Do on a Worker kept after Invoke returned", func() {
+			var kept *forkjoin.Worker
+			forkjoin.Run(p, func(w *forkjoin.Worker) { kept = w })
+			forkjoin.Do(kept, nop)
+		}, []string{"forkjoin.Do", "not the calling task's worker"}},
+		{"Do with a worker of another pool", inTask(func(w *forkjoin.Worker) {
+			forkjoin.Run(other, func(*forkjoin.Worker) { forkjoin.Do(w, nop) })
+		}), []string{"forkjoin.Do", "not the calling task's worker"}},
 		{"zero Forked", inTask(func(w *forkjoin.Worker) {
 			var h forkjoin.Forked[int, int]
 			h.Join(w)

@@ -394,3 +394,27 @@ func TestLoopAndDoPanics(t *testing.T) {
 		})
 	}
 }
+
+// Do with one function is a task's end like any other: its panic comes out
+// as a *PanicError (it used to come out raw, while Do with two or more
+// wrapped it), and its unjoined spawns are joined.
+func TestDoWithOneFunctionWrapsItsPanic(t *testing.T) {
+	p := newPool(t, forkjoin.Workers(2))
+	v := recovered(func() {
+		forkjoin.Run(p, func(w *forkjoin.Worker) {
+			defer func() {
+				if v := recover(); v != nil {
+					if _, ok := v.(*forkjoin.PanicError); !ok {
+						panic(fmt.Sprintf("Do(w, fn) let out %T %v, want a *forkjoin.PanicError", v, v))
+					}
+					panic(v)
+				}
+			}()
+			forkjoin.Do(w, func(*forkjoin.Worker) { panic("one") })
+		})
+	})
+	if pe := mustPanicError(t, v); pe.Value != "one" {
+		t.Errorf("panic value %v, want %q", pe.Value, "one")
+	}
+}
+
