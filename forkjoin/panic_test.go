@@ -418,3 +418,38 @@ func TestDoWithOneFunctionWrapsItsPanic(t *testing.T) {
 	}
 }
 
+// panic((*PanicError)(nil)) in a task is a panic like any other: the caller
+// must not see the call finish normally. Recovering a nil *PanicError was
+// taken for "no panic" by Invoke, Join, Spawn, Scope and For.
+func TestNilPanicErrorIsNotDropped(t *testing.T) {
+	p := newPool(t, forkjoin.Workers(2))
+	boom := func() { panic((*forkjoin.PanicError)(nil)) }
+	calls := map[string]func(w *forkjoin.Worker){
+		"Invoke": func(*forkjoin.Worker) { boom() },
+		"Join": func(w *forkjoin.Worker) {
+			forkjoin.Join(w, func(*forkjoin.Worker) int { return 0 }, func(*forkjoin.Worker) int { boom(); return 0 })
+		},
+		"Spawn": func(w *forkjoin.Worker) {
+			forkjoin.Spawn(w, func(*forkjoin.Worker) int { boom(); return 0 }).Join(w)
+		},
+		"Scope": func(w *forkjoin.Worker) {
+			forkjoin.Scope(w, func(s *forkjoin.S) { s.Go(func(*forkjoin.Worker) { boom() }) })
+		},
+		"For": func(w *forkjoin.Worker) {
+			forkjoin.For(w, 0, 100, func(_ *forkjoin.Worker, i int) {
+				if i == 57 {
+					boom()
+				}
+			})
+		},
+	}
+	for name, call := range calls {
+		t.Run(name, func(t *testing.T) {
+			v := recovered(func() { forkjoin.Run(p, call) })
+			pe, _ := v.(*forkjoin.PanicError)
+			if pe == nil {
+				t.Fatalf("a task's panic((*PanicError)(nil)) came out as %#v: the call looks finished", v)
+			}
+		})
+	}
+}

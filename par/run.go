@@ -30,7 +30,7 @@ func serial(n int) bool { return n < SerialCutoff || workers() == 1 }
 // panicking frames are still on it.
 func rewrap() {
 	if v := recover(); v != nil {
-		if pe, ok := v.(*forkjoin.PanicError); ok {
+		if pe, ok := v.(*forkjoin.PanicError); ok && pe != nil {
 			panic(pe)
 		}
 		panic(&forkjoin.PanicError{Value: v, Stack: debug.Stack()})
