@@ -54,11 +54,14 @@
 // from the other workers, and parks on the task's latch only when there is
 // nothing to take. It helps only with tasks of its own invocation: it never
 // starts another caller's Invoke, nor runs that invocation's tasks, on top of
-// its frames. So a lock held across a fork-join call cannot deadlock another
-// invocation or code outside the pool that takes it. Within one invocation a
-// waiting worker may run any of the invocation's tasks, so do not share a
-// lock that a task holds across a Join with other tasks of the same
-// invocation.
+// its frames. So a lock that a task holds across a fork-join call cannot
+// deadlock another invocation or code outside the pool that takes it.
+// Within one invocation a waiting worker may run any of the invocation's
+// tasks, so do not share a lock that a task holds across a Join with other
+// tasks of the same invocation. A lock held outside the pool across Invoke
+// is another matter: tasks that wait for it block their workers, and once
+// every worker is blocked so, that Invoke never starts, unless the tasks
+// wait in Blocking (see What a task may block on).
 //
 // # Structured calls
 //

@@ -175,7 +175,8 @@ func Run(p *Pool, fn func(w *Worker)) {
 // latency).
 //
 // It returns fn's result and nil only if ctx was not done when fn returned.
-// It panics if ctx is nil.
+// It panics if ctx is nil, and with ErrClosed if p is closed (even if ctx
+// is done).
 func InvokeContext[T any](ctx context.Context, p *Pool, fn func(w *Worker) T) (T, error) {
 	var zero T
 	if ctx == nil {
@@ -188,6 +189,9 @@ func InvokeContext[T any](ctx context.Context, p *Pool, fn func(w *Worker) T) (T
 		panic("forkjoin.InvokeContext: p is nil")
 	}
 	if err := ctx.Err(); err != nil {
+		if p.isClosed() {
+			panic(ErrClosed) // as a live context would find out
+		}
 		return zero, err
 	}
 	if w := p.current(); w != nil {

@@ -153,6 +153,8 @@ func TestMisusePanics(t *testing.T) {
 		{"Do with a worker of another pool", inTask(func(w *forkjoin.Worker) {
 			forkjoin.Run(other, func(*forkjoin.Worker) { forkjoin.Do(w, nop) })
 		}), []string{"forkjoin.Do", "not the calling task's worker"}},
+		{"Canceled nil worker", func() { (*forkjoin.Worker)(nil).Canceled() }, []string{"Canceled", "w is nil"}},
+		{"Context nil worker", func() { (*forkjoin.Worker)(nil).Context() }, []string{"Context", "w is nil"}},
 		{"zero Forked", inTask(func(w *forkjoin.Worker) {
 			var h forkjoin.Forked[int, int]
 			h.Join(w)

@@ -116,6 +116,13 @@ func (p *Pool) Close() {
 	})
 }
 
+// isClosed reports whether Close has begun: Invoke panics with ErrClosed.
+func (p *Pool) isClosed() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.closed
+}
+
 // hasWork reports whether any queue or deque holds a task: the last look a
 // worker takes before it parks.
 func (p *Pool) hasWork(w *Worker) bool {

@@ -115,6 +115,9 @@ func (w *Worker) Pool() *Pool { return w.pool }
 // Context returns the context of the invocation whose task w is running:
 // the one given to InvokeContext, or context.Background.
 func (w *Worker) Context() context.Context {
+	if w == nil {
+		panic("forkjoin.Worker.Context: w is nil; pass the *Worker your task received")
+	}
 	if w.root != nil && w.root.ctx != nil {
 		return w.root.ctx
 	}
@@ -133,6 +136,9 @@ func (w *Worker) Context() context.Context {
 // Context().Err() may already be non-nil while Canceled still returns
 // false.
 func (w *Worker) Canceled() bool {
+	if w == nil {
+		panic("forkjoin.Worker.Canceled: w is nil; pass the *Worker your task received")
+	}
 	return w.root != nil && w.root.canceled.Load()
 }
 
