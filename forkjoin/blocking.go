@@ -18,43 +18,40 @@ import (
 //
 // The rules:
 //
-//  1. A pool has maxSpares(n) spares, made with it, after its n workers in
-//     Pool.workers (so IDs, thieves' hints and goroutine identity work
-//     for them unchanged); their goroutines start on first use. Workers()
-//     counts only the n.
+//  1. Spares are made when first needed, at most maxSpares per pool, and
+//     appended to the pool's list of every worker (Pool.live), whose IDs
+//     they continue, so that thieves' hints and goroutine identity work for
+//     them unchanged. Workers() counts only the pool's own workers.
 //  2. A spare is dormant (on the free list, not on the parked list: no
-//     producer wakes it) or active. Blocking activates one, if one is
-//     free, and marks it retired when fn returns. An active spare is an
+//     producer wakes it) or active. Blocking activates a free one, or makes
+//     one, and marks it retired when fn returns. An active spare is an
 //     ordinary worker: it looks for work, runs it, parks and is woken. It
 //     goes back to dormant only where a worker would park (it found
 //     nothing, its deque is empty, its counts are flushed) and only once
 //     retired; Blocking's return wakes it if it is parked, so that it does.
-//  3. Only workers up to the high-water mark of the spares ever active are
-//     searched and looked at before parking (Pool.live), so a pool that
-//     never blocks pays nothing for its spares. The mark is raised before
-//     the spare starts, so the sleep protocol's last look sees its deque.
+//  3. A new spare is in the list before its goroutine starts, so the sleep
+//     protocol's last look sees its deque. A pool that never blocks has
+//     none, and pays one atomic load per steal round for the list.
 //  4. Close finds every spare dormant or idle: Blocking runs in a task, so
-//     it has returned once every invocation has. Dormant spares with a
-//     goroutine are woken to exit.
+//     it has returned once every invocation has. Dormant spares are woken
+//     to exit.
 
-// maxSpares is how many spares a pool of n workers has: one per worker, so
-// that the pool keeps n workers running with every one of them blocked, up
-// to 256 (as Java's ForkJoinPool allows 256 spare threads).
-func maxSpares(n int) int { return min(n, 256) }
+// maxSpares bounds the spares of a pool (as Java's ForkJoinPool allows 256
+// spare threads): beyond it, Blocking runs fn without compensation.
+const maxSpares = 256
 
 // spareSet is a pool's spares' state.
 type spareSet struct {
-	mu      sync.Mutex
-	free    []*Worker // dormant spares, the lowest ID last (taken first); guarded by mu
-	started []bool    // by spare index: its goroutine runs; guarded by mu
-	// Worker.dormant, of each spare, is guarded by mu too.
-	high   atomic.Int32 // spares up to this index have been active: Pool.live
-	active atomic.Int32 // spares active now: Worker.awake
+	mu   sync.Mutex
+	free []*Worker // dormant spares; guarded by mu, as is each spare's Worker.dormant
+	made int       // spares made; guarded by mu
+	// active counts the spares active now (Worker.awake).
+	active atomic.Int32
 }
 
-// live returns the workers that may hold work: the n workers and the spares
-// up to the high-water mark (rule 3).
-func (p *Pool) live() []*Worker { return p.workers[:p.size+int(p.spares.high.Load())] }
+// live returns every worker of p that may hold work: its own and the
+// spares made so far (rule 1).
+func (p *Pool) live() []*Worker { return *p.all.Load() }
 
 // Blocking runs fn, which blocks outside the pool, in the task running on
 // w, and lends the pool a compensating worker while it does, so that the
@@ -66,8 +63,8 @@ func (p *Pool) live() []*Worker { return p.workers[:p.size+int(p.spares.high.Loa
 //	forkjoin.Blocking(w, func() { res = <-results }) // the sender calls Invoke(p, ...)
 //
 // fn must not use w, or fork: it runs as plain code on the task's
-// goroutine. A pool of n workers lends at most min(n, 256) compensating
-// workers at once; beyond that, Blocking runs fn without one. Starting one
+// goroutine. A pool lends at most 256 compensating workers at once; beyond
+// that, Blocking runs fn without one. Starting one
 // costs a goroutine wake-up: for waits of microseconds, block plainly.
 // Blocking panics if fn is nil or w is not the calling task's worker; a
 // panic in fn comes out of Blocking as it is.
@@ -88,34 +85,33 @@ func Blocking(w *Worker, fn func()) {
 	fn()
 }
 
-// activateSpare makes a dormant spare active and returns it, or nil if none
-// is free.
+// activateSpare makes a dormant spare active, or a new one, and returns
+// it, or nil if the pool has maxSpares spares and none is free.
 func (p *Pool) activateSpare() *Worker {
 	sp := &p.spares
 	sp.mu.Lock()
-	n := len(sp.free)
-	if n == 0 {
-		sp.mu.Unlock()
+	defer sp.mu.Unlock()
+	if n := len(sp.free); n > 0 {
+		s := sp.free[n-1]
+		sp.free = sp.free[:n-1]
+		sp.active.Add(1)
+		s.retired.Store(false)
+		s.dormant = false
+		s.signal()
+		return s
+	}
+	if sp.made == maxSpares {
 		return nil
 	}
-	s := sp.free[n-1]
-	sp.free = sp.free[:n-1]
-	i := s.id - p.size
-	if int32(i) >= sp.high.Load() {
-		sp.high.Store(int32(i + 1)) // before s runs: rule 3
-	}
+	sp.made++
+	all := *p.all.Load()
+	s := p.newWorker(len(all))
+	s.spare = true
+	grown := append(all[:len(all):len(all)], s) // a new array: readers keep the old one
+	p.all.Store(&grown)                         // before s runs: rule 3
 	sp.active.Add(1)
-	s.retired.Store(false)
-	s.dormant = false
-	start := !sp.started[i]
-	sp.started[i] = true
-	sp.mu.Unlock()
-	if start {
-		p.wg.Add(1) // Blocking runs in an invocation, so Close is not waiting yet (rule 4)
-		go s.loop(false)
-	} else {
-		s.signal()
-	}
+	p.wg.Add(1) // Blocking runs in an invocation, so Close is not waiting yet (rule 4)
+	go s.loop(false)
 	return s
 }
 
@@ -153,15 +149,13 @@ func (w *Worker) rest() bool {
 	}
 }
 
-// wakeSpares wakes the dormant spares that have a goroutine, so that they
-// exit: Close calls it once shutdown is set.
+// wakeSpares wakes the dormant spares, so that they exit: Close calls it
+// once shutdown is set.
 func (p *Pool) wakeSpares() {
 	sp := &p.spares
 	sp.mu.Lock()
 	defer sp.mu.Unlock()
 	for _, s := range sp.free {
-		if sp.started[s.id-p.size] {
-			s.signal()
-		}
+		s.signal()
 	}
 }

@@ -137,8 +137,8 @@
 // Invoke on the same pool and waits for it must do so in Blocking: waiting
 // workers never start a queued invocation (that is what keeps a lock held
 // across a Join safe), so if every worker were blocked or waiting, that
-// Invoke would never start. Blocking lends at most min(Workers(), 256)
-// compensating workers at once.
+// Invoke would never start. Blocking lends at most 256 compensating
+// workers at once.
 //
 // # Invariants
 //

@@ -10,9 +10,10 @@ import (
 // A Pool is a set of worker goroutines that run fork-join tasks. Make one with
 // New, or use Default. A Pool is safe for use by any number of goroutines.
 type Pool struct {
-	// workers are the pool's Workers() workers, size of them, followed by
-	// its spares (blocking.go).
+	// workers are the pool's own Workers() workers, size of them; all
+	// holds them and the spares made so far (blocking.go), in ID order.
 	workers []*Worker
+	all     atomic.Pointer[[]*Worker]
 	size    int
 	spares  spareSet
 	mode    Mode
@@ -28,6 +29,7 @@ type Pool struct {
 	shutdown atomic.Bool    // set once no invocation can run: workers exit
 	wg       sync.WaitGroup // worker goroutines
 	close    sync.Once
+	seed     uint64 // of the workers' random number generators
 	// isDefault marks the pool Default returns, which Close leaves alone.
 	// It is set before the pool is published and never changes.
 	isDefault bool
@@ -46,42 +48,40 @@ func New(opts ...Option) *Pool {
 	}
 	n := c.workers
 	p := &Pool{mode: c.mode, steal: c.steal, size: n}
-	p.workers = make([]*Worker, n+maxSpares(n))
-	seed := uint64(time.Now().UnixNano()) | 1
+	p.seed = uint64(time.Now().UnixNano()) | 1
+	p.workers = make([]*Worker, n)
 	for i := range p.workers {
-		p.workers[i] = &Worker{
-			pool:      p,
-			id:        i,
-			shared:    c.mode == SharedQueue,
-			rng:       seed + uint64(i)*0x9E3779B97F4A7C15 | 1,
-			wake:      make(chan struct{}, 1),
-			tickEvery: 64,
-			spare:     i >= n,
-		}
+		p.workers[i] = p.newWorker(i)
 	}
-	// The spares start dormant, without a goroutine (blocking.go).
-	p.spares.free = slices.Clone(p.workers[n:])
-	slices.Reverse(p.spares.free)
-	p.spares.started = make([]bool, len(p.spares.free))
-	for _, s := range p.spares.free {
-		s.retired.Store(true)
-		s.dormant = true
-	}
+	all := slices.Clone(p.workers)
+	p.all.Store(&all)
 	// The workers start parked: nothing is queued yet, so none has
 	// anything to look for, and the first producer wakes one (sleep.go).
 	// A worker that began by looking would probe every other worker's
 	// deque, n² probes in all.
-	ws := p.workers[:n]
-	p.sleep.parked = slices.Clone(ws)
-	for _, w := range ws {
+	p.sleep.parked = slices.Clone(p.workers)
+	for _, w := range p.workers {
 		w.isParked = true
 	}
 	p.sleep.idle.Store(int32(n))
 	p.wg.Add(n)
-	for _, w := range ws {
+	for _, w := range p.workers {
 		go w.loop(true)
 	}
 	return p
+}
+
+// newWorker makes the worker with the given ID (New, and blocking.go for
+// spares).
+func (p *Pool) newWorker(id int) *Worker {
+	return &Worker{
+		pool:      p,
+		id:        id,
+		shared:    p.mode == SharedQueue,
+		rng:       p.seed + uint64(id)*0x9E3779B97F4A7C15 | 1,
+		wake:      make(chan struct{}, 1),
+		tickEvery: 64,
+	}
 }
 
 // Workers returns the number of workers (not counting those Blocking lends

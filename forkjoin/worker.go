@@ -488,7 +488,7 @@ func (w *Worker) findHelp(hint *job) *job {
 	}
 	if hint != nil {
 		if t := hint.thief.Load(); t > 0 {
-			if j := w.helpSteal(p.workers[t-1]); j != nil {
+			if j := w.helpSteal(p.live()[t-1]); j != nil {
 				return j
 			}
 		}
