@@ -40,7 +40,7 @@ func TestBlockingLetsAQueuedInvokeRun(t *testing.T) {
 		for _, n := range []int{1, 2, 4} {
 			t.Run(mode.String()+"/workers="+itoa(n), func(t *testing.T) {
 				p := hangPool(t, forkjoin.Workers(n), forkjoin.WithMode(mode))
-				finishes(t, 10*time.Second, func() {
+				withTimeout(t, 10*time.Second, func() {
 					release := make(chan struct{})
 					wait := blockEveryWorker(t, p, true, release)
 					// The goroutine the blocked tasks wait for: it
@@ -64,7 +64,7 @@ func TestBlockingLetsAQueuedInvokeRun(t *testing.T) {
 // once they are released.
 func TestBlockedWorkersStarveAQueuedInvoke(t *testing.T) {
 	p := hangPool(t, forkjoin.Workers(2))
-	finishes(t, 10*time.Second, func() {
+	withTimeout(t, 10*time.Second, func() {
 		release := make(chan struct{})
 		wait := blockEveryWorker(t, p, false, release)
 		ran := make(chan int, 1)
@@ -85,7 +85,7 @@ func TestBlockedWorkersStarveAQueuedInvoke(t *testing.T) {
 // publishes what the task held back (its open spawns) before it blocks.
 func TestBlockingPublishesHeldBackWork(t *testing.T) {
 	p := hangPool(t, forkjoin.Workers(1))
-	finishes(t, 10*time.Second, func() {
+	withTimeout(t, 10*time.Second, func() {
 		forkjoin.Run(p, func(w *forkjoin.Worker) {
 			forkjoin.Scope(w, func(s *forkjoin.S) {
 				ran := make(chan struct{})

@@ -13,42 +13,6 @@ import (
 // Nested invocations: Invoke on the pool a task already runs on runs inline,
 // as an invocation of its own on top of the calling task (invoke.go).
 
-// finishes runs f in a goroutine and fails the test, with every goroutine's
-// stack, if f has not returned within d. On a timeout f is left running: the
-// caller must not then close a pool f is hung in (Close would wait for it),
-// which hangPool arranges.
-func finishes(t *testing.T, d time.Duration, f func()) {
-	t.Helper()
-	done := make(chan any, 1)
-	go func() {
-		defer func() { done <- recover() }()
-		f()
-	}()
-	select {
-	case v := <-done:
-		if v != nil {
-			panic(v)
-		}
-	case <-time.After(d):
-		buf := make([]byte, 1<<22)
-		buf = buf[:runtime.Stack(buf, true)]
-		t.Fatalf("did not finish within %v; all goroutines:\n%s", d, buf)
-	}
-}
-
-// hangPool is newPool for tests that may hang in the pool (see finishes):
-// it is closed when the test ends only if the test passed.
-func hangPool(t *testing.T, opts ...forkjoin.Option) *forkjoin.Pool {
-	t.Helper()
-	p := forkjoin.New(opts...)
-	t.Cleanup(func() {
-		if !t.Failed() {
-			p.Close()
-		}
-	})
-	return p
-}
-
 // A task spawned into a scope from a nested invocation belongs to the scope,
 // not to the nested invocation: the scope's waiting worker must be able to
 // run it. It used to be tagged with the nested invocation, which the
@@ -60,7 +24,7 @@ func TestScopeGoFromNestedInvocation(t *testing.T) {
 			t.Run(mode.String()+"/workers="+itoa(n), func(t *testing.T) {
 				p := hangPool(t, forkjoin.Workers(n), forkjoin.WithMode(mode))
 				var ran atomic.Int32
-				finishes(t, 10*time.Second, func() {
+				withTimeout(t, 10*time.Second, func() {
 					forkjoin.Run(p, func(w *forkjoin.Worker) {
 						forkjoin.Scope(w, func(s *forkjoin.S) {
 							forkjoin.Run(p, func(*forkjoin.Worker) {
@@ -101,7 +65,7 @@ func TestScopesSpawningFromNestedLoops(t *testing.T) {
 				})
 				return 0
 			}
-			finishes(t, 10*time.Second, func() {
+			withTimeout(t, 10*time.Second, func() {
 				for range 20 {
 					forkjoin.Run(p, func(w *forkjoin.Worker) { forkjoin.Join(w, scope, scope) })
 				}
@@ -153,7 +117,7 @@ func TestNestedInvocationSeesOuterCancellation(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	started := make(chan struct{})
 	go func() { <-started; cancel() }()
-	finishes(t, 10*time.Second, func() {
+	withTimeout(t, 10*time.Second, func() {
 		forkjoin.InvokeContext(ctx, p, func(w *forkjoin.Worker) int {
 			_, err := forkjoin.InvokeContext(context.Background(), p, func(w *forkjoin.Worker) int {
 				close(started)
