@@ -54,13 +54,6 @@ type Worker struct {
 	quietUntil           time.Duration                                     // pWanted's last "nobody waits" holds until then
 	readSched            func() (runnable, running, notInGo, procs uint64) // tests: schedCounts' reading instead of runtime/metrics
 	yields               uint64                                            // Gosched calls, for tests
-	probes               uint64                                            // deques looked at while idle (stealRound, park's last look), for tests
-
-	// spare: a compensating worker that Blocking lends (blocking.go);
-	// retired: set while it is dormant or due to go dormant; dormant: on
-	// the free list, guarded by pool.spares.mu.
-	spare, dormant bool
-	retired        atomic.Bool
 
 	// batch is the open spawn batch: a record on no deque, counted in no
 	// scope yet, that the running task's next spawns fill (batch.go).
@@ -103,6 +96,15 @@ type Worker struct {
 	_        [52]byte
 
 	stats workerStats
+
+	// Cold fields, after the hot ones, which keep their lines. probes:
+	// deques looked at while idle (stealRound, park's last look), for
+	// tests. spare: a compensating worker that Blocking lends
+	// (blocking.go); retired: set while it is dormant or due to go
+	// dormant; dormant: on the free list, guarded by pool.spares.mu.
+	probes         uint64
+	spare, dormant bool
+	retired        atomic.Bool
 }
 
 // ID returns the worker's index in its pool, from 0 to Workers()-1, or,
