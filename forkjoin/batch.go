@@ -83,7 +83,7 @@ func (f *Func[A, R]) Go(s *S, a A) {
 	if s.ended.Load() || !w.onOwnGoroutine() { // caller's common case, inline
 		w = s.caller("forkjoin.Func.Go")
 	}
-	if w.Canceled() {
+	if s.canceled() {
 		return
 	}
 	key := typeKey[funcBatch[A, R]]()
@@ -103,7 +103,7 @@ func (f *Func[A, R]) Go(s *S, a A) {
 }
 
 func (s *S) goFrom(w *Worker, fn func(w *Worker)) {
-	if w.Canceled() {
+	if s.canceled() {
 		return
 	}
 	key := typeKey[closureBatch]()
@@ -146,7 +146,7 @@ func newBatch[T any, P batchRecord[T]](w *Worker, key unsafe.Pointer) P {
 func (s *S) open(w *Worker, j *job) {
 	w.closeBatch()
 	j.scope = s
-	j.root = w.root // now: the batch may be closed in a nested invocation (invokeInline)
+	j.root = s.root // the scope's invocation, even if w runs a nested one now
 	j.tasks = 1
 	w.batch = j
 	if s.pending.Load() < s.eager || (w.pool.sleep.hungry() && w.deque.Len() == 0) {
@@ -162,7 +162,7 @@ func (s *S) open(w *Worker, j *job) {
 // w's goroutine calls it.
 func (w *Worker) endBatch() {
 	j := w.batch
-	if !j.scope.full() {
+	if !j.scope.full() || j.root != w.root { // run inline only in its invocation
 		w.closeBatch()
 		return
 	}

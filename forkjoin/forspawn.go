@@ -26,7 +26,7 @@ import "unsafe"
 // cost two allocations per loop. Every piece counts as one task in
 // Stats.Tasks. Only w's goroutine calls it, in shared-queue mode.
 func forSpawn(w *Worker, a forArgs) {
-	if a.hi-a.lo <= a.grain {
+	if span(a.lo, a.hi) <= uint(a.grain) {
 		w.nTasks++
 		a.body(w, a.lo, a.hi)
 		return
@@ -35,7 +35,7 @@ func forSpawn(w *Worker, a forArgs) {
 		l := &forLoop{hi: a.hi, grain: a.grain, body: a.body, s: s}
 		for lo := a.lo; !w.Canceled() && s.panic.Load() == nil; lo += a.grain {
 			l.spawn(w, lo)
-			if a.hi-lo <= a.grain {
+			if span(lo, a.hi) <= uint(a.grain) {
 				return // that was the last piece, which may be shorter
 			}
 		}
@@ -102,7 +102,7 @@ type pieceArgs struct {
 // runPiece runs one piece, unless a piece of its loop has panicked.
 func runPiece(w *Worker, a pieceArgs) struct{} {
 	if l := a.l; l.s.panic.Load() == nil {
-		l.body(w, a.lo, a.lo+min(l.grain, l.hi-a.lo)) // not lo+grain, which can overflow
+		l.body(w, a.lo, a.lo+int(min(uint(l.grain), span(a.lo, l.hi)))) // not lo+grain, which can overflow
 	}
 	return struct{}{}
 }

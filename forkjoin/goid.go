@@ -33,7 +33,7 @@ func (w *Worker) onOwnGoroutine() bool { return w.g.Load() == goroutineID() }
 // current returns the worker of p whose goroutine is the caller, or nil.
 func (p *Pool) current() *Worker {
 	me := goroutineID()
-	for _, w := range p.workers {
+	for _, w := range p.live() {
 		if w.g.Load() == me {
 			return w
 		}

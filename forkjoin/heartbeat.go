@@ -296,6 +296,7 @@ func (f *Func[A, R]) joinLazy(w *Worker, a, b A, d int) (ra, rb R) {
 		rb, pe := fj.res, j.panic
 		f.clear(fj)
 		j.reset()
+		j.root = nil // records.go, rule 4
 		w.popFrame(d)
 		if pe != nil {
 			panic(pe)
@@ -307,6 +308,7 @@ func (f *Func[A, R]) joinLazy(w *Worker, a, b A, d int) (ra, rb R) {
 	arg := fj.arg
 	var zero A
 	fj.arg = zero
+	j.root = nil // set if promoted; records.go, rule 4
 	rb = f.fn(w, arg)
 	w.popFrame(d)
 	return ra, rb
@@ -336,6 +338,7 @@ func (w *Worker) settleFrame(d int, v any) {
 	if j.latch.state.Load() != latchUnset {
 		j.reset()
 	}
+	j.root = nil
 	w.popFrame(d)
 	if pe != nil {
 		panic(pe)

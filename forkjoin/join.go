@@ -146,11 +146,14 @@ func Do(w *Worker, fns ...func(*Worker)) {
 			panic("forkjoin.Do: fns[" + itoa(i) + "] is nil")
 		}
 	}
+	w.check("forkjoin.Do")
 	switch len(fns) {
 	case 0:
 		return
-	case 1:
-		fns[0](w)
+	case 1: // a task's end, as the scope's body below
+		if _, pe := call(w, func(w *Worker) struct{} { return callClosure(w, fns[0]) }); pe != nil {
+			panic(pe)
+		}
 		return
 	}
 	Scope(w, func(s *S) {

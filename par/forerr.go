@@ -67,7 +67,7 @@ func (g *errGroup) piece(lo, hi int, body func(context.Context, int) error) {
 	defer func() {
 		if v := recover(); v != nil {
 			pe, ok := v.(*forkjoin.PanicError)
-			if !ok {
+			if !ok || pe == nil {
 				pe = &forkjoin.PanicError{Value: v, Stack: debug.Stack()}
 			}
 			g.fail(pe)

@@ -15,7 +15,7 @@ func workers() int { return forkjoin.Default().Workers() }
 // panicking frames are still on it.
 func rewrap() {
 	if v := recover(); v != nil {
-		if pe, ok := v.(*forkjoin.PanicError); ok {
+		if pe, ok := v.(*forkjoin.PanicError); ok && pe != nil {
 			panic(pe)
 		}
 		panic(&forkjoin.PanicError{Value: v, Stack: debug.Stack()})

@@ -74,7 +74,8 @@ func SortFunc[S ~[]E, E any](s S, cmp func(a, b E) int) {
 // SortStableFunc sorts s as SortFunc does, keeping equal elements in their
 // original order, as slices.SortStableFunc does, with a parallel merge sort
 // (whose merges are themselves parallel). It allocates a scratch buffer of
-// len(s) elements, unless s is already sorted.
+// len(s) elements, unless s is already sorted. A panic in cmp comes out as a
+// *forkjoin.PanicError, with s left in some permutation of its elements.
 func SortStableFunc[S ~[]E, E any](s S, cmp func(a, b E) int) {
 	if cmp == nil {
 		panic("par.SortStableFunc: cmp is nil")
