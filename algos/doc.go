@@ -16,14 +16,16 @@
 //     overhead; FibSerial is the same recursion without forks.
 //   - MergeSort and QuickSort (and their Func variants): parallel sorts of
 //     slices; see their own documentation.
-//   - MatMul(w, c, a, b): c = a·b for gonum matrices, by recursive
-//     cache-oblivious blocking: the larger dimension of c is halved in
-//     parallel, the inner dimension serially (the halves write the same
-//     block of c), down to cache-sized leaves multiplied serially with
-//     gonum's SIMD dot products against a packed copy of bᵀ.
-//     Transpose(w, dst, src) transposes the same way, and Strassen(w, c, a, b)
-//     multiplies square matrices with Strassen's seven half-size products,
-//     forked in parallel, above order 256.
+//   - MatMul(w, c, a, b): c = a·b for gonum matrices: c is halved in
+//     parallel, along whichever dimension is the larger multiple of the
+//     leaf's, down to blocks of at most 256×512, each multiplied serially
+//     by a GotoBLAS-style kernel (packed panels of a and b sized to the
+//     caches around a 6×8 register tile, in AVX2/FMA assembly where the CPU
+//     has it; package internal/gemm).
+//     Transpose(w, dst, src) transposes by halving the same way, and
+//     Strassen(w, c, a, b) multiplies square matrices with Strassen's seven
+//     half-size products, forked in parallel, above order 4096 (below it
+//     the additions cost more than they save).
 //   - NQueens(w, n): the number of ways to place n non-attacking queens on an
 //     n×n board, by bit-mask backtracking, parallel over the first rows;
 //     NQueensSerial is the serial search.
@@ -39,7 +41,8 @@
 // Each parallel algorithm forks through a forkjoin.Func, the runtime's
 // allocation-free path, and falls back to serial code below a cutoff where a
 // fork would cost more than the work it hands out. The non-generic ones use a
-// package-level Func; the generic sorts make one Func per call (a
-// package-level variable cannot be generic), which costs one allocation per
-// sort, not per fork.
+// package-level Func; the generic sorts, which a package-level variable
+// cannot hold, make one Func per element type on first use and keep it
+// (internal/sorts), so a sort keeps nothing of its slice reachable after it
+// returns.
 package algos

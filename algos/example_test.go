@@ -55,7 +55,7 @@ func ExampleMatMul() {
 }
 
 func ExampleStrassen() {
-	// Orders up to 256 multiply as MatMul does; larger even orders take
+	// Orders up to 4096 multiply as MatMul does; larger even orders take
 	// Strassen steps. The identity times a matrix is the matrix.
 	const n = 512
 	a := mat.NewDense(n, n, nil)

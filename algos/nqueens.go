@@ -10,12 +10,10 @@ import (
 // nqForkRows is how many rows from the top are searched in parallel. Three
 // rows leave 364 serial searches for n = 10, 756 for 12 and 1,364 for 14:
 // enough to keep many workers busy, each big enough (for n >= 10) to dwarf
-// the cost of forking it. The cutoff still pays with heartbeat forks: with
-// the Worker.Inline guard on the split, BenchmarkNQueens13 took 40-45 ms on
-// one worker and 20-22 ms on two at 3 rows, the same at 5, 50-57 and
-// 24-26 ms at 8, and 90-93 and 36-49 ms forking at every row (serial
-// 36-47 ms), all in one interleaved run: below the top rows the search's
-// own bit loop (nqSerial) is cheaper than any per-node call.
+// the cost of forking it. The cutoff still pays with heartbeat forks
+// (BenchmarkNQueens13 at 3, 5 and 8 rows and forking at every row:
+// docs/benchmarks.md): below the top rows the search's own bit loop
+// (nqSerial) is cheaper than any per-node call.
 const nqForkRows = 3
 
 // nqBoard is a partial placement: one queen in each row above row, with the

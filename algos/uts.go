@@ -228,10 +228,8 @@ type utsSpan struct {
 // utsGrain is the most children one task scans itself; more are split in
 // halves forked against each other, so that a binomial root's 2000 children
 // spread over the workers in a few steps rather than one at a time. With
-// heartbeat forks it still pays: BenchmarkUTST1 took 825-834 ms on one
-// worker and 417-441 ms on two at grain 2, 748-755 and 358-403 ms at 8,
-// 703-752 and 356-387 ms at 32 (serial 632-792 ms), in one interleaved run;
-// 8 keeps the root's children spreading in few steps.
+// heartbeat forks it still pays (BenchmarkUTST1 at grains 2, 8 and 32:
+// docs/benchmarks.md); 8 keeps the root's children spreading in few steps.
 const utsGrain = 8
 
 var utsTask *forkjoin.Func[utsSpan, UTSResult]

@@ -7,7 +7,7 @@ import "testing"
 // (finishScopeTask). That count must reach the scope's counter as the loop
 // goes on: when it did not, the bound saw every inline task as still
 // pending, so the loop, once at the bound, ran all later tasks inline and
-// published none for thieves, and two workers ran the seeds' flat workload
+// published none for thieves, and two workers ran the tiny-tasks workload
 // no faster than one. One worker makes the count deterministic: no thief
 // runs or holds anything.
 func TestBackloggedScopeKeepsPublishing(t *testing.T) {

@@ -12,8 +12,8 @@ import "unsafe"
 // scope count, one record given back, for up to 16 tasks. The arguments sit
 // side by side in the record, so a thief that runs a batch reads them in a
 // few consecutive cache lines instead of a record's two lines per task. For
-// the seeds' workload of millions of tiny tasks that transfer is most of
-// what a stolen task costs.
+// millions of tiny tasks (the tiny-tasks experiment) that transfer is most
+// of what a stolen task costs.
 //
 // The rules:
 //
@@ -37,20 +37,15 @@ import "unsafe"
 //     spawned for an idle worker with nothing to take, never wait for
 //     company. Otherwise the thieves have published work to take (in
 //     halves, StealHalf), and a hungry thief is better served by a batch
-//     than by a record per task: publishing each spawn for it made the
-//     seeds' flat workload steal 2.3 records at a time, 24 729 steals per
-//     2·10⁶ tasks, no faster on 2 workers than on 1. (Measured while the
-//     backlog bound still missed the spawner's inline tasks, scope.go's
-//     finishScopeTask; not measured again since.)
+//     than by a record per task, which it would steal a few at a time.
 //  4. A batch runs its tasks in order on the worker that took it, each
 //     task's panic recorded and the rest run; it counts as its tasks in
 //     Stats.Tasks and in the scope.
 //  5. A full batch whose scope is at its backlog bound (S.full) is run at
 //     once by its worker instead of being published (endBatch): the bound
-//     that keeps a spawning loop's memory in check. (Publishing it anyway
-//     while a worker is hungry was measured and made the seeds' flat
-//     workload slower: more parks, 476–1241 per run, not fewer; also
-//     measured before that fix.)
+//     that keeps a spawning loop's memory in check, hungry workers or not
+//     (publishing it for them made the spawning loop slower, with more
+//     parks, not fewer: docs/benchmarks.md).
 //
 // Like every spawned record, a batch goes back to the worker that spawned it
 // once run (records.go). Besides the two batch records here, forspawn.go's
@@ -88,7 +83,7 @@ func (f *Func[A, R]) Go(s *S, a A) {
 	if s.ended.Load() || !w.onOwnGoroutine() { // caller's common case, inline
 		w = s.caller("forkjoin.Func.Go")
 	}
-	if w.Canceled() {
+	if s.canceled() {
 		return
 	}
 	key := typeKey[funcBatch[A, R]]()
@@ -108,7 +103,7 @@ func (f *Func[A, R]) Go(s *S, a A) {
 }
 
 func (s *S) goFrom(w *Worker, fn func(w *Worker)) {
-	if w.Canceled() {
+	if s.canceled() {
 		return
 	}
 	key := typeKey[closureBatch]()
@@ -151,7 +146,7 @@ func newBatch[T any, P batchRecord[T]](w *Worker, key unsafe.Pointer) P {
 func (s *S) open(w *Worker, j *job) {
 	w.closeBatch()
 	j.scope = s
-	j.root = w.root // now: the batch may be closed in a nested invocation (invokeInline)
+	j.root = s.root // the scope's invocation, even if w runs a nested one now
 	j.tasks = 1
 	w.batch = j
 	if s.pending.Load() < s.eager || (w.pool.sleep.hungry() && w.deque.Len() == 0) {
@@ -167,7 +162,7 @@ func (s *S) open(w *Worker, j *job) {
 // w's goroutine calls it.
 func (w *Worker) endBatch() {
 	j := w.batch
-	if !j.scope.full() {
+	if !j.scope.full() || j.root != w.root { // run inline only in its invocation
 		w.closeBatch()
 		return
 	}
@@ -244,8 +239,7 @@ func (j *job) abandonBatch(w *Worker) {
 // batch of s, skipping those not started once the invocation is canceled,
 // and records each task's panic in s without stopping the rest. run is the
 // Func's body itself for a Func.Go batch: one indirect call per task, not
-// two (a closure around the body cost about 3 ns a task, a tenth of the
-// seeds' single producer on one worker).
+// two, as a closure around the body would make.
 func runBatch[T, R any](w *Worker, s *S, tasks []T, run func(*Worker, T) R) {
 	for i := 0; i < len(tasks); {
 		i = runFrom(w, s, i, tasks, run)

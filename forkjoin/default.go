@@ -142,8 +142,8 @@ func envWorkers() (int, error) {
 		return 0, nil
 	}
 	n, err := strconv.Atoi(v)
-	if err != nil || n < 0 {
-		return 0, fmt.Errorf("forkjoin: %s=%q: want a number of workers (a non-negative integer; 0 means GOMAXPROCS)", WorkersEnv, v)
+	if err != nil || n < 0 || n > maxWorkers {
+		return 0, fmt.Errorf("forkjoin: %s=%q: want a number of workers from 0 to %d (0 means GOMAXPROCS)", WorkersEnv, v, maxWorkers)
 	}
 	return n, nil
 }

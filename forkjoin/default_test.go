@@ -56,7 +56,9 @@ func TestDefaultSizedByEnv(t *testing.T) {
 }
 
 func TestDefaultBadEnvPanics(t *testing.T) {
-	for _, env := range []string{"-2", "four", "2.5", " 3"} {
+	// Beyond maxWorkers: 99999999999999 used to crash in make with
+	// "makeslice: len out of range".
+	for _, env := range []string{"-2", "four", "2.5", " 3", "99999999999999", fmt.Sprint(maxWorkers + 1)} {
 		t.Run(env, func(t *testing.T) {
 			freshDefault(t)
 			t.Setenv(WorkersEnv, env)

@@ -54,11 +54,14 @@
 // from the other workers, and parks on the task's latch only when there is
 // nothing to take. It helps only with tasks of its own invocation: it never
 // starts another caller's Invoke, nor runs that invocation's tasks, on top of
-// its frames. So a lock held across a fork-join call cannot deadlock another
-// invocation or code outside the pool that takes it. Within one invocation a
-// waiting worker may run any of the invocation's tasks, so do not share a
-// lock that a task holds across a Join with other tasks of the same
-// invocation.
+// its frames. So a lock that a task holds across a fork-join call cannot
+// deadlock another invocation or code outside the pool that takes it.
+// Within one invocation a waiting worker may run any of the invocation's
+// tasks, so do not share a lock that a task holds across a Join with other
+// tasks of the same invocation. A lock held outside the pool across Invoke
+// is another matter: tasks that wait for it block their workers, and once
+// every worker is blocked so, that Invoke never starts, unless the tasks
+// wait in Blocking (see What a task may block on).
 //
 // # Structured calls
 //
@@ -69,7 +72,9 @@
 // stopped; cancellation makes them stop early, since every fork point starts
 // nothing new once the invocation is canceled (Func.Join sees it within 32
 // forks). Invoke on the pool a task
-// already runs on runs inline, as a nested invocation. A *Worker is valid
+// already runs on runs inline, as a nested invocation, canceled with the
+// invocation it runs in (and, for InvokeContext, by its own context), and
+// canceled from the start if that one already is. A *Worker is valid
 // only inside the task it was handed to: the entry points panic when given
 // one kept after its task returned, or used from another goroutine or in a
 // task of another pool (Func.Join, the fork fast path, catches only the
@@ -123,14 +128,17 @@
 // # What a task may block on
 //
 // A task may block on anything outside the pool (I/O, a lock, a channel fed
-// by other goroutines), at the price of its worker. It must not block on
-// another task of the pool except through the library (a Join, a
-// Future.Join, a scope's end): spawns may wait in a batch (above), and a
-// worker blocked on a task that has not started cannot run it. Nor may it
-// block on a goroutine that calls Invoke on the same pool and waits for it:
-// waiting workers never start a queued invocation (that is what keeps a
-// lock held across a Join safe), so if every worker is blocked or waiting,
-// that Invoke never starts.
+// by other goroutines), at the price of its worker; wrapped in Blocking, the
+// wait costs nothing of the pool's: a compensating worker runs the pool's
+// work meanwhile. A task must not block on another task of the pool except
+// through the library (a Join, a Future.Join, a scope's end): spawns may
+// wait in a batch (above), and a worker blocked on a task that has not
+// started cannot run it. A task that blocks on a goroutine that calls
+// Invoke on the same pool and waits for it must do so in Blocking: waiting
+// workers never start a queued invocation (that is what keeps a lock held
+// across a Join safe), so if every worker were blocked or waiting, that
+// Invoke would never start. Blocking lends at most 256 compensating
+// workers at once.
 //
 // # Invariants
 //
@@ -139,7 +147,8 @@
 //     took it back from there, or never made it stealable (a lazy frame
 //     nobody promoted).
 //   - A job record is reused only by the worker that forked it, and only after
-//     its join has seen it complete.
+//     its join has seen it complete (a spawned task's record, which nobody
+//     joins, after it ran; records.go).
 //   - A joiner re-raises a panic only after both sides of its join finished,
 //     so a task's data is never freed while a sibling still uses it.
 //

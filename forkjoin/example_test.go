@@ -386,3 +386,21 @@ func ExampleCanceledError() {
 	fmt.Println(err) // the panic became InvokeContext's error
 	// Output: context canceled
 }
+
+// A task that waits for a goroutine which itself needs the pool wraps the
+// wait in Blocking: with every worker waiting so, the goroutine's Invoke
+// would otherwise never start.
+func ExampleBlocking() {
+	p := forkjoin.New(forkjoin.Workers(1))
+	defer p.Close()
+	fmt.Println(forkjoin.Invoke(p, func(w *forkjoin.Worker) int {
+		result := make(chan int)
+		go func() { // say, a cache filled by a loader that uses the pool
+			result <- forkjoin.Invoke(p, func(w *forkjoin.Worker) int { return fib.Call(w, 20) })
+		}()
+		var v int
+		forkjoin.Blocking(w, func() { v = <-result })
+		return v + 1
+	}))
+	// Output: 6766
+}

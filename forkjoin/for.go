@@ -17,6 +17,10 @@ type forArgs struct {
 
 var forFunc *Func[forArgs, struct{}]
 
+// span is the length of [lo, hi), lo <= hi, which is exact as a uint even
+// where hi-lo overflows an int ([-1, MaxInt) has MaxInt+1 indices).
+func span(lo, hi int) uint { return uint(hi) - uint(lo) }
+
 func init() { forFunc = NewFunc(forStep) }
 
 // ForRange calls body on pieces [lo', hi') that together cover [lo, hi)
@@ -73,13 +77,13 @@ func forStep(w *Worker, a forArgs) struct{} {
 		}
 		return struct{}{}
 	}
-	n := a.hi - a.lo
+	n := span(a.lo, a.hi)
 	if !a.split(w, n) {
 		w.tick()
 		a.body(w, a.lo, a.hi)
 		return struct{}{}
 	}
-	mid := a.lo + n/2
+	mid := int(uint(a.lo) + n/2)
 	left, right := a, a
 	left.hi, right.lo = mid, mid
 	forFunc.Join(w, left, right)
@@ -94,16 +98,15 @@ func forStep(w *Worker, a forArgs) struct{} {
 // empty and set w's beat flag, read before every piece, or heartbeatPeriod
 // passed) and w holds no older lazy frame to promote instead (that one is
 // the larger work).
-// Splitting only on demand is heartbeat scheduling applied to a loop: a
-// grain-1 loop over 2·10⁶ indices split down to single pieces made 2·10⁶
-// forks (about 20 ns each, forArgs copied twice per fork); this one makes a
-// few per steal. The pieces are the same wherever the splits fall: a split
+// Splitting only on demand is heartbeat scheduling applied to a loop: split
+// down to single pieces, a grain-1 loop would pay a fork (forArgs copied
+// twice) per piece; this one makes a few forks per steal. The pieces are the same wherever the splits fall: a split
 // point is a multiple of grain from the start of the range.
 //
 // Every piece counts as one task in Stats.Tasks; the splits, which depend
 // on timing, do not.
 func forChunks(w *Worker, a forArgs) {
-	if a.hi-a.lo > a.grain && w.deque.Len() == 0 && w.pool.sleep.hungry() {
+	if span(a.lo, a.hi) > uint(a.grain) && w.deque.Len() == 0 && w.pool.sleep.hungry() {
 		forSplit(w, a)
 		return
 	}
@@ -111,8 +114,7 @@ func forChunks(w *Worker, a forArgs) {
 		if w.root.canceled.Load() {
 			return
 		}
-		n := a.hi - a.lo
-		if n <= a.grain {
+		if span(a.lo, a.hi) <= uint(a.grain) {
 			w.nTasks++
 			a.body(w, a.lo, a.hi)
 			return
@@ -143,8 +145,8 @@ func forSplit(w *Worker, a forArgs) {
 	if w.Canceled() {
 		return // joinEager would start nothing, and push nothing to count
 	}
-	pieces := (a.hi-a.lo-1)/a.grain + 1 // not hi-lo+grain-1, which can overflow
-	mid := a.lo + pieces/2*a.grain
+	pieces := (span(a.lo, a.hi)-1)/uint(a.grain) + 1 // not hi-lo+grain-1, which can overflow
+	mid := int(uint(a.lo) + pieces/2*uint(a.grain))
 	left, right := a, a
 	left.hi, right.lo = mid, mid
 	w.nTasks-- // the fork counts one task; the pieces are counted as they run
@@ -152,12 +154,12 @@ func forSplit(w *Worker, a forArgs) {
 }
 
 // split decides whether a piece of n indices is divided further.
-func (a *forArgs) split(w *Worker, n int) bool {
+func (a *forArgs) split(w *Worker, n uint) bool {
 	if n < 2 {
 		return false
 	}
 	if a.grain > 0 {
-		return n > a.grain
+		return n > uint(a.grain)
 	}
 	if w != a.origin {
 		// Stolen: somebody was idle, so let this piece spread again.
@@ -217,7 +219,7 @@ func reduceStep[T any](w *Worker, a reduceArgs[T]) T {
 	if w.Canceled() {
 		return a.zero
 	}
-	n := a.hi - a.lo
+	n := span(a.lo, a.hi)
 	if !a.split(w, n) {
 		w.tick()
 		acc := a.zero
@@ -226,7 +228,7 @@ func reduceStep[T any](w *Worker, a reduceArgs[T]) T {
 		}
 		return acc
 	}
-	mid := a.lo + n/2
+	mid := int(uint(a.lo) + n/2)
 	left, right := a, a
 	left.hi, right.lo = mid, mid
 	x, y := a.self.Join(w, left, right)

@@ -1,7 +1,10 @@
 package forkjoin_test
 
 import (
+	"cmp"
 	"math"
+	"slices"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -122,6 +125,50 @@ func TestFixedGrainLoopStopsAtPanic(t *testing.T) {
 				t.Errorf("%v, %d workers: %d of %d pieces ran after the first panicked, want at most %d",
 					mode, workers, n, pieces, 4*workers)
 			}
+		}
+	}
+}
+
+// A range longer than MaxInt ([-1, MaxInt) has MaxInt+1 indices) is cut
+// into the same pieces as any other: its length used to overflow to a
+// negative number, and a fixed-grain loop called body once with the whole
+// range.
+func TestForRangeLongerThanMaxInt(t *testing.T) {
+	const grain = 1 << 61
+	for _, mode := range []forkjoin.Mode{forkjoin.WorkStealing, forkjoin.SharedQueue} {
+		for _, g := range []int{grain, 0} {
+			t.Run(mode.String()+"/grain="+itoa(g), func(t *testing.T) {
+				p := newPool(t, forkjoin.Workers(2), forkjoin.WithMode(mode))
+				var mu sync.Mutex
+				var pieces [][2]int
+				forkjoin.Run(p, func(w *forkjoin.Worker) {
+					forkjoin.ForRange(w, -1, math.MaxInt, g, func(_ *forkjoin.Worker, lo, hi int) {
+						mu.Lock()
+						pieces = append(pieces, [2]int{lo, hi})
+						mu.Unlock()
+					})
+				})
+				slices.SortFunc(pieces, func(a, b [2]int) int { return cmp.Compare(a[0], b[0]) })
+				at := -1
+				for _, pc := range pieces {
+					if pc[0] != at || pc[1] <= pc[0] {
+						t.Fatalf("pieces %v do not cover [-1, MaxInt) in order", pieces)
+					}
+					if g > 0 && (pc[0]+1)%grain != 0 { // pc[0] < MaxInt: no overflow
+						t.Errorf("piece %v does not start a multiple of the grain from -1", pc)
+					}
+					if g > 0 && uint(pc[1])-uint(pc[0]) > grain {
+						t.Errorf("piece %v is longer than the grain", pc)
+					}
+					at = pc[1]
+				}
+				if at != math.MaxInt {
+					t.Fatalf("pieces %v end at %d, want MaxInt", pieces, at)
+				}
+				if g > 0 && len(pieces) != 4 {
+					t.Errorf("%d pieces of grain 2^61 over 2^63 indices, want 4", len(pieces))
+				}
+			})
 		}
 	}
 }

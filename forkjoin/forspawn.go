@@ -13,11 +13,8 @@ import "unsafe"
 // worker. A batch of pieces is a rangeBatch: consecutive pieces of one loop,
 // so the record holds the first piece's start and their count (job.tasks)
 // instead of an argument per piece, and spawning a piece into the open
-// batch costs two compares and a counter increment. It used to be Func.Go's batch of {start, loop} pairs, each
-// spawn paying Func.Go's checks and argument store: fjbench seed, weight 4,
-// 2·10⁶ pieces, 1 worker, that was about 16 ns a piece beyond the task
-// itself, against 5 ns for the seeds' global queue, which only pops tasks
-// queued before the clock starts.
+// batch costs two compares and a counter increment, not Func.Go's checks
+// and argument store.
 //
 // Everything else is a scope's: the record goes home to the spawning worker
 // (records.go); a piece's panic is recorded in the scope, and once the
@@ -29,7 +26,7 @@ import "unsafe"
 // cost two allocations per loop. Every piece counts as one task in
 // Stats.Tasks. Only w's goroutine calls it, in shared-queue mode.
 func forSpawn(w *Worker, a forArgs) {
-	if a.hi-a.lo <= a.grain {
+	if span(a.lo, a.hi) <= uint(a.grain) {
 		w.nTasks++
 		a.body(w, a.lo, a.hi)
 		return
@@ -38,7 +35,7 @@ func forSpawn(w *Worker, a forArgs) {
 		l := &forLoop{hi: a.hi, grain: a.grain, body: a.body, s: s}
 		for lo := a.lo; !w.Canceled() && s.panic.Load() == nil; lo += a.grain {
 			l.spawn(w, lo)
-			if a.hi-lo <= a.grain {
+			if span(lo, a.hi) <= uint(a.grain) {
 				return // that was the last piece, which may be shorter
 			}
 		}
@@ -105,7 +102,7 @@ type pieceArgs struct {
 // runPiece runs one piece, unless a piece of its loop has panicked.
 func runPiece(w *Worker, a pieceArgs) struct{} {
 	if l := a.l; l.s.panic.Load() == nil {
-		l.body(w, a.lo, a.lo+min(l.grain, l.hi-a.lo)) // not lo+grain, which can overflow
+		l.body(w, a.lo, a.lo+int(min(uint(l.grain), span(a.lo, l.hi)))) // not lo+grain, which can overflow
 	}
 	return struct{}{}
 }

@@ -7,8 +7,9 @@ package forkjoin
 // cache). A Func instead forks job records that carry the argument and the
 // result by value, and each worker keeps the records it used on a free list
 // (records.go), so a fork in steady state allocates nothing.
-// Make Funcs once (a package-level variable, or once per call of a generic
-// algorithm) and fork them as often as you like. A Func whose body forks
+// Make Funcs once (a package-level variable, or one per type for a generic
+// algorithm: a Func made per call would keep what it captures reachable from
+// the workers' free records) and fork them as often as you like. A Func whose body forks
 // itself is assigned in init, since an initializer that refers to its own
 // variable is an initialization cycle in Go:
 //
@@ -83,8 +84,8 @@ func (f *Func[A, R]) Call(w *Worker, a A) R { return f.fn(w, a) }
 // forks eagerly, as in shared-queue mode.
 //
 // Once the invocation is canceled, Join runs neither call and returns zero
-// values; a lazy Join notices it within 32 forks. Join and the closure Join
-// are twins (see Join).
+// values; a lazy Join notices it within 32 forks. Its eager path
+// (joinEager) and the closure Join are twins (see Join).
 func (f *Func[A, R]) Join(w *Worker, a, b A) (ra, rb R) {
 	// An inline join (heartbeat.go) is the common case: never promoted,
 	// so it needs no frame, no record and no defer. Worker.Inline is its

@@ -94,9 +94,8 @@ const (
 	lazyDepth = 256
 	// protectDepth: a join that finds fewer frames than this above
 	// promoteAt is lazy, the others are inline (see above). Of 2, 4, 8
-	// and 16, 8 measured best: 16 made fib(30) on one worker twice as
-	// slow (21 against 11 ms), 2 and 4 left 2 workers less to steal
-	// (fib(30) 7.4 against 6.5 ms, tree sum 32 against 28 ms).
+	// and 16, 8 measured best (docs/benchmarks.md): more makes one worker
+	// pay for lazy frames it never needs, fewer leave thieves less to steal.
 	protectDepth = 8
 	// maxCheckEvery is the largest hbEvery, in forks.
 	maxCheckEvery = 1 << 12
@@ -297,6 +296,7 @@ func (f *Func[A, R]) joinLazy(w *Worker, a, b A, d int) (ra, rb R) {
 		rb, pe := fj.res, j.panic
 		f.clear(fj)
 		j.reset()
+		j.root = nil // records.go, rule 4
 		w.popFrame(d)
 		if pe != nil {
 			panic(pe)
@@ -308,6 +308,7 @@ func (f *Func[A, R]) joinLazy(w *Worker, a, b A, d int) (ra, rb R) {
 	arg := fj.arg
 	var zero A
 	fj.arg = zero
+	j.root = nil // set if promoted; records.go, rule 4
 	rb = f.fn(w, arg)
 	w.popFrame(d)
 	return ra, rb
@@ -337,6 +338,7 @@ func (w *Worker) settleFrame(d int, v any) {
 	if j.latch.state.Load() != latchUnset {
 		j.reset()
 	}
+	j.root = nil
 	w.popFrame(d)
 	if pe != nil {
 		panic(pe)

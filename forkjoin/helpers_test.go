@@ -3,6 +3,7 @@ package forkjoin_test
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -143,8 +144,11 @@ func panicMessage(f func()) string {
 	return fmt.Sprint(v)
 }
 
-// withTimeout runs f in a goroutine and fails the test if it has not returned
-// within d, so that a lost wake-up or a deadlock fails instead of hanging.
+// withTimeout runs f in a goroutine and fails the test, with every
+// goroutine's stack, if f has not returned within d, so that a lost wake-up
+// or a deadlock fails instead of hanging. On a timeout f is left running:
+// the caller must not then close a pool f is hung in (Close would wait for
+// it), which hangPool arranges.
 func withTimeout(t *testing.T, d time.Duration, f func()) {
 	t.Helper()
 	done := make(chan any, 1)
@@ -158,8 +162,23 @@ func withTimeout(t *testing.T, d time.Duration, f func()) {
 			panic(v)
 		}
 	case <-time.After(d):
-		t.Fatalf("did not finish within %v (lost wake-up or deadlock)", d)
+		buf := make([]byte, 1<<22)
+		buf = buf[:runtime.Stack(buf, true)]
+		t.Fatalf("did not finish within %v (lost wake-up or deadlock); all goroutines:\n%s", d, buf)
 	}
+}
+
+// hangPool is newPool for tests that may hang in the pool (see
+// withTimeout): it is closed when the test ends only if the test passed.
+func hangPool(t *testing.T, opts ...forkjoin.Option) *forkjoin.Pool {
+	t.Helper()
+	p := forkjoin.New(opts...)
+	t.Cleanup(func() {
+		if !t.Failed() {
+			p.Close()
+		}
+	})
+	return p
 }
 
 // spawnTree spawns one task per leaf of [lo, hi) into s the natural

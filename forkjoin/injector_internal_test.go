@@ -5,32 +5,54 @@ import (
 	"time"
 )
 
-// TestInjectorServesNewestDeadlineRootWhenBackedUp checks the idle
-// worker's choice from the injector (popForIdle): the oldest job, except
-// that a root with a deadline at the back goes first once the oldest root
-// has waited backlogDelay, until it has waited starveDelay, and never
-// while the injector holds work of a running invocation (rehomed jobs).
-func TestInjectorServesNewestDeadlineRootWhenBackedUp(t *testing.T) {
-	rootJob := func(waited time.Duration, deadline bool) *job {
-		r := &root{queued: now() - waited, deadline: deadline}
+// TestInjectorRootPolicy checks the idle worker's choice from the injector
+// (popForIdle, pickRoot): first come, first served while that meets the
+// deadlines; a root that can no longer make its deadline passed over; the
+// earliest deadline first only to save it, and only if the oldest can
+// afford the wait; and first-come order whenever the injector holds work of
+// a running invocation (rehomed jobs).
+//
+// The old rule, which served the newest root with a deadline first once the
+// oldest had waited a millisecond, failed "backed up, the same deadline
+// each": under a load the pool kept up with (16 handlers, 20 ms deadlines)
+// it made the oldest requests miss their deadlines, 12-17 % of them
+// (BenchmarkDeadlineServe).
+func TestInjectorRootPolicy(t *testing.T) {
+	const est = time.Millisecond // what a root takes to run, lately
+	// rootIn returns a root queued waited ago, with a deadline left from now
+	// (0: none).
+	rootIn := func(waited, left time.Duration) *job {
+		r := &root{queued: now() - waited}
+		if left != 0 {
+			r.deadline = now() + left
+		}
 		return &job{root: r}
 	}
 	forked := &job{root: &root{queued: now() - time.Hour}, owner: &Worker{}}
+	ms := time.Millisecond
 	cases := []struct {
 		name  string
 		queue []*job
 		want  int // index in queue of the job popForIdle must take
 	}{
-		{"not backed up", []*job{rootJob(0, true), rootJob(0, true)}, 0},
-		{"backed up, newest has a deadline", []*job{rootJob(2*backlogDelay, true), rootJob(0, false), rootJob(0, true)}, 2},
-		{"backed up, newest has none", []*job{rootJob(2*backlogDelay, true), rootJob(0, true), rootJob(0, false)}, 0},
-		{"oldest starving", []*job{rootJob(2*starveDelay, false), rootJob(0, true)}, 0},
-		{"oldest is running work", []*job{forked, rootJob(0, true)}, 0},
-		{"running work queued behind", []*job{rootJob(2*backlogDelay, true), forked, rootJob(0, true)}, 0},
-		{"one job", []*job{rootJob(2*backlogDelay, true)}, 0},
+		{"not backed up", []*job{rootIn(0, 20*ms), rootIn(0, 20*ms)}, 0},
+		{"backed up, the same deadline each", []*job{rootIn(3*ms, 17*ms), rootIn(2*ms, 18*ms), rootIn(0, 20*ms)}, 0},
+		{"backed up, newest has none", []*job{rootIn(3*ms, 17*ms), rootIn(0, 20*ms), rootIn(0, 0)}, 0},
+		{"oldest hopeless", []*job{rootIn(19*ms, est), rootIn(3*ms, 17*ms), rootIn(0, 20*ms)}, 1},
+		{"all hopeless", []*job{rootIn(19*ms, est), rootIn(18*ms, est/2)}, 0},
+		{"a hopeless one does not count as ahead", []*job{rootIn(19*ms, est), rootIn(10*ms, 30*ms), rootIn(0, 7*est/2)}, 1},
+		{"an earlier deadline that first come would miss", []*job{rootIn(2*ms, 50*ms), rootIn(2*ms, 50*ms), rootIn(0, 2*ms+est/2)}, 2},
+		{"... unless the oldest cannot afford it", []*job{rootIn(2*ms, 14*est/5), rootIn(2*ms, 50*ms), rootIn(0, 2*ms+est/2)}, 0},
+		{"an earlier deadline that first come meets", []*job{rootIn(2*ms, 50*ms), rootIn(0, 10*ms)}, 0},
+		{"an earlier deadline before one with none", []*job{rootIn(2*ms, 0), rootIn(0, 2*est+est/2)}, 1},
+		{"... unless that one is starving", []*job{rootIn(2*starveDelay, 0), rootIn(0, 2*est+est/2)}, 0},
+		{"oldest is running work", []*job{forked, rootIn(0, 20*ms)}, 0},
+		{"running work queued behind", []*job{rootIn(19*ms, est), forked, rootIn(0, 20*ms)}, 0},
+		{"one job", []*job{rootIn(19*ms, est)}, 0},
 	}
 	for _, c := range cases {
 		var q queue
+		q.observe(8 * est) // one observation moves the average by an eighth
 		for _, j := range c.queue {
 			q.push(j, nil)
 		}

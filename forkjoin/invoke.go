@@ -3,6 +3,8 @@ package forkjoin
 import (
 	"context"
 	"runtime/trace"
+	"slices"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -11,16 +13,58 @@ import (
 // worker runs only tasks of its own invocation, see Worker.waitFor) and the
 // context its tasks see. Every job records the root it belongs to.
 type root struct {
-	ctx      context.Context // nil for Invoke and Run: context.Background
-	canceled atomic.Bool     // set once ctx is done; read by Worker.Canceled
+	ctx context.Context // nil for Invoke and Run: context.Background
+	// canceled is set once ctx is done or the invocation this one is
+	// nested in is canceled (cancel); read by Worker.Canceled and at every
+	// fork point, so it is the only thing they read.
+	canceled atomic.Bool
+	// nested are the invocations running inline inside this one
+	// (invokeInline), which cancel cancels too. Guarded by mu.
+	mu     sync.Mutex
+	nested []*root
 	// late: ctx was done when fn returned, so its result may be partial.
 	// Written before the root job's done channel closes.
 	late bool
-	// queued is when the root was submitted (now()); deadline, whether its
-	// context has one. Both written before it is queued, read by idle
-	// workers choosing a root (queue.popForIdle).
-	queued   time.Duration
-	deadline bool
+	// queued is when the root was submitted, and deadline its context's
+	// deadline (0: none), both on the clock of now(). Written before it
+	// is queued, read by idle workers choosing a root (queue.pickRoot).
+	queued, deadline time.Duration
+}
+
+// cancel marks r and the invocations nested in it canceled. Any goroutine
+// may call it, any number of times, and each call returns only once every
+// nested invocation is marked: a second caller (a nested invocation that
+// found the context done, racing with the context's AfterFunc) must not
+// return before the first has reached the nested ones.
+func (r *root) cancel() {
+	r.canceled.Store(true)
+	r.mu.Lock()
+	nested := slices.Clone(r.nested)
+	r.mu.Unlock()
+	for _, n := range nested {
+		n.cancel()
+	}
+}
+
+// enter makes n, an invocation about to run nested inside r, canceled with
+// r: at once if r is canceled already, else when r is (cancel).
+func (r *root) enter(n *root) {
+	r.mu.Lock()
+	if r.canceled.Load() {
+		n.canceled.Store(true)
+	} else {
+		r.nested = append(r.nested, n)
+	}
+	r.mu.Unlock()
+}
+
+// leave undoes enter, once n has returned.
+func (r *root) leave(n *root) {
+	r.mu.Lock()
+	if i := slices.Index(r.nested, n); i >= 0 {
+		r.nested = slices.Delete(r.nested, i, i+1)
+	}
+	r.mu.Unlock()
 }
 
 // rootJob is the task Invoke hands to the pool through the injector.
@@ -35,8 +79,13 @@ type rootJob[T any] struct {
 
 func (j *rootJob[T]) execute(w *Worker) {
 	w.nTasks++
+	if j.rt.ctx != nil && j.rt.ctx.Err() != nil {
+		j.rt.cancel() // ahead of its AfterFunc, which sets the flag later
+	}
 	if !j.rt.canceled.Load() { // canceled while queued: start nothing
+		start := now()
 		j.res, j.panic = call(w, j.fn)
+		j.pool.injector.observe(now() - start) // for the injector's choice of roots
 	}
 	j.rt.late = j.rt.ctx != nil && j.rt.ctx.Err() != nil
 	j.complete(w)
@@ -50,7 +99,7 @@ func (j *rootJob[T]) abandon(w *Worker) {
 func (j *rootJob[T]) complete(w *Worker) {
 	w.flushStats()
 	// Leave the invocation before the caller learns it is over: a *Worker
-	// it kept must look idle from then on (canceledOrStale). Roots run
+	// it kept must look idle from then on (checkLive). Roots run
 	// only from the idle loop (waiting workers never take them), so there
 	// is no outer invocation to return to.
 	w.setRoot(nil)
@@ -120,7 +169,9 @@ func Run(p *Pool, fn func(w *Worker)) {
 // and w.Canceled(), and from then on Join, Func.Join, Spawn, Fork, Scope's
 // Go, For, ForRange and Reduce start nothing new (Join and Spawn's futures
 // yield zero values), so the work winds down after the pieces already
-// running. InvokeContext returns, with ctx.Err(), only once every task of the
+// running. The invocations nested in it (Invoke or InvokeContext on the
+// same pool from its tasks) are canceled with it, whatever their own
+// contexts. InvokeContext returns, with ctx.Err(), only once every task of the
 // invocation has stopped, as errgroup's Wait does: no task outlives it or
 // writes to the caller's data after it returned, and a panic in a task is
 // re-raised here, never lost. How soon after the deadline that is depends on
@@ -131,7 +182,7 @@ func Run(p *Pool, fn func(w *Worker)) {
 // A call in fn that gave up because of the cancellation and has no error to
 // return (a par call: see CanceledError) panics, and InvokeContext returns
 // ctx.Err() for that panic instead of re-raising it. It panics if ctx is
-// nil.
+// nil, and with ErrClosed if p is closed (even if ctx is done).
 func InvokeContext[T any](ctx context.Context, p *Pool, fn func(w *Worker) T) (T, error) {
 	var zero T
 	if ctx == nil {
@@ -144,6 +195,9 @@ func InvokeContext[T any](ctx context.Context, p *Pool, fn func(w *Worker) T) (T
 		panic("forkjoin.InvokeContext: p is nil")
 	}
 	if err := ctx.Err(); err != nil {
+		if p.isClosed() && !p.isDefault { // a replaced default pool serves on (submit)
+			panic(ErrClosed) // as a live context would find out
+		}
 		return zero, err
 	}
 	if w := p.current(); w != nil {
@@ -155,11 +209,11 @@ func InvokeContext[T any](ctx context.Context, p *Pool, fn func(w *Worker) T) (T
 	if j == nil {
 		return InvokeContext(ctx, Default(), fn)
 	}
-	stop := context.AfterFunc(ctx, func() { j.rt.canceled.Store(true) })
+	stop := context.AfterFunc(ctx, j.rt.cancel)
 	select {
 	case <-j.done:
 	case <-ctx.Done():
-		j.rt.canceled.Store(true)
+		j.rt.cancel()
 		if p.injector.remove(&j.job, nil) {
 			// No worker had started it: nothing to wait for.
 			p.active.Done()
@@ -187,15 +241,39 @@ func InvokeContext[T any](ctx context.Context, p *Pool, fn func(w *Worker) T) (T
 // result, and ctx.Err() if ctx was done when fn returned. The calling
 // task's open spawn batch is closed first: it belongs to the outer
 // invocation (batch.go).
+//
+// The nested root is canceled with the outer one (root.enter), and when
+// ctx is done: at once if it is done already (context.AfterFunc would set
+// the flag only later, from a goroutine of its own), through AfterFunc if
+// ctx is not the outer invocation's, whose cancellation reaches us anyway.
 func invokeInline[T any](w *Worker, ctx context.Context, fn func(*Worker) T) (T, error) {
 	w.closeBatch()
-	r := &root{ctx: ctx}
-	stop := context.AfterFunc(ctx, func() { r.canceled.Store(true) })
 	saved := w.root
+	r := &root{ctx: ctx}
+	saved.enter(r)
+	stop := func() bool { return false }
+	switch {
+	case ctx.Err() == nil:
+		if ctx != saved.ctx && ctx.Done() != nil {
+			stop = context.AfterFunc(ctx, r.cancel)
+		}
+	case ctx == saved.ctx:
+		saved.cancel() // ahead of its AfterFunc; cancels r too (enter)
+	default:
+		r.canceled.Store(true)
+	}
 	w.setRoot(r)
 	defer func() { // also when runtime.Goexit unwinds fn: the outer waits need their root
 		w.setRoot(saved)
 		stop()
+		saved.leave(r)
+		if !w.shared && w.deque.Len() > 0 {
+			// fn may have spawned into a scope of the outer invocation
+			// (S.Go tags the task with the scope's): its waiting
+			// workers, which help only workers running their
+			// invocation, may steal from us again.
+			w.pool.sleep.notify()
+		}
 	}()
 	res, pe := call(w, fn)
 	if pe != nil {
@@ -234,7 +312,9 @@ func submit[T any](p *Pool, fn func(*Worker) T, ctx context.Context) *rootJob[T]
 	j.root = &j.rt
 	j.rt.queued = now()
 	if ctx != nil {
-		_, j.rt.deadline = ctx.Deadline()
+		if d, ok := ctx.Deadline(); ok {
+			j.rt.deadline = j.rt.queued + time.Until(d)
+		}
 	}
 	p.mu.Lock()
 	if p.closed {

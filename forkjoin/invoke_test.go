@@ -314,3 +314,19 @@ func TestInvokeContextCanceledBeforeReturn(t *testing.T) {
 		}
 	}
 }
+
+// InvokeContext on a closed pool panics with ErrClosed whatever its
+// context: with a context already done it used to return the context's
+// error, as if the pool could have run it.
+func TestInvokeContextOnClosedPool(t *testing.T) {
+	p := forkjoin.New(forkjoin.Workers(1))
+	p.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for name, ctx := range map[string]context.Context{"live context": context.Background(), "canceled context": ctx} {
+		v := recovered(func() { forkjoin.InvokeContext(ctx, p, func(*forkjoin.Worker) int { return 1 }) })
+		if err, _ := v.(error); !errors.Is(err, forkjoin.ErrClosed) {
+			t.Errorf("%s: InvokeContext on a closed pool panicked with %v, want ErrClosed", name, v)
+		}
+	}
+}

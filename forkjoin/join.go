@@ -100,8 +100,8 @@ func (j *closureJob[T]) free(w *Worker) {
 // variables. For recursion with millions of forks, use a Func. Once the
 // invocation is canceled, Join runs neither side and returns zero values.
 //
-// Join and Func.Join are twins: a change to one's protocol (fork, take back,
-// wait, settle) belongs in the other.
+// Join and Func.Join's eager path (joinEager) are twins: a change to one's
+// protocol (fork, take back, wait, settle) belongs in the other.
 func Join[A, B any](w *Worker, fa func(*Worker) A, fb func(*Worker) B) (a A, b B) {
 	if fa == nil || fb == nil {
 		panic("forkjoin.Join: fa and fb must not be nil")
@@ -146,11 +146,14 @@ func Do(w *Worker, fns ...func(*Worker)) {
 			panic("forkjoin.Do: fns[" + itoa(i) + "] is nil")
 		}
 	}
+	w.check("forkjoin.Do")
 	switch len(fns) {
 	case 0:
 		return
-	case 1:
-		fns[0](w)
+	case 1: // a task's end, as the scope's body below
+		if _, pe := call(w, func(w *Worker) struct{} { return callClosure(w, fns[0]) }); pe != nil {
+			panic(pe)
+		}
 		return
 	}
 	Scope(w, func(s *S) {

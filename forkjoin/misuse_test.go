@@ -85,6 +85,8 @@ func TestMisusePanics(t *testing.T) {
 		{"Spawn nil worker", func() { forkjoin.Spawn(nil, nopInt) }, []string{"forkjoin.Spawn", "w is nil"}},
 		{"Scope nil worker", func() { forkjoin.Scope(nil, func(*forkjoin.S) {}) }, []string{"forkjoin.Scope", "w is nil"}},
 		{"For nil worker", func() { forkjoin.For(nil, 0, 1, func(*forkjoin.Worker, int) {}) }, []string{"forkjoin.For", "w is nil"}},
+		{"Blocking nil worker", func() { forkjoin.Blocking(nil, func() {}) }, []string{"forkjoin.Blocking", "w is nil"}},
+		{"Blocking nil fn", inTask(func(w *forkjoin.Worker) { forkjoin.Blocking(w, nil) }), []string{"forkjoin.Blocking", "fn"}},
 		{"Close from a task of the pool", inTask(func(w *forkjoin.Worker) { p.Close() }), []string{"forkjoin.Close", "task of the same pool"}},
 		{"S.Go after Scope returned", inTask(func(w *forkjoin.Worker) {
 			var kept *forkjoin.S
@@ -131,6 +133,28 @@ func TestMisusePanics(t *testing.T) {
 				}
 			})
 		}), []string{"forkjoin.S.Go", "not a worker of the scope's pool"}},
+		// Issue 24: S.GoFrom ran a task on another pool, where it
+		// outlived its Run; Do with one function or none checked
+		// nothing; Canceled and Context on a nil *Worker crashed with a
+		// nil dereference.
+		{"S.GoFrom with a worker of another pool", inTask(func(w *forkjoin.Worker) {
+			forkjoin.Scope(w, func(s *forkjoin.S) {
+				forkjoin.Run(other, func(w2 *forkjoin.Worker) { s.GoFrom(w2, nop) })
+			})
+		}), []string{"forkjoin.S.GoFrom", "another pool"}},
+		{"Do one nil fn", inTask(func(w *forkjoin.Worker) { forkjoin.Do(w, nil) }), []string{"forkjoin.Do", "fns[0]"}},
+		{"Do nil worker, one fn", func() { forkjoin.Do(nil, nop) }, []string{"forkjoin.Do", "w is nil"}},
+		{"Do nil worker, no fn", func() { forkjoin.Do(nil) }, []string{"forkjoin.Do", "w is nil"}},
+		{"Do on a Worker kept after Invoke returned", func() {
+			var kept *forkjoin.Worker
+			forkjoin.Run(p, func(w *forkjoin.Worker) { kept = w })
+			forkjoin.Do(kept, nop)
+		}, []string{"forkjoin.Do", "not the calling task's worker"}},
+		{"Do with a worker of another pool", inTask(func(w *forkjoin.Worker) {
+			forkjoin.Run(other, func(*forkjoin.Worker) { forkjoin.Do(w, nop) })
+		}), []string{"forkjoin.Do", "not the calling task's worker"}},
+		{"Canceled nil worker", func() { (*forkjoin.Worker)(nil).Canceled() }, []string{"Canceled", "w is nil"}},
+		{"Context nil worker", func() { (*forkjoin.Worker)(nil).Context() }, []string{"Context", "w is nil"}},
 		{"zero Forked", inTask(func(w *forkjoin.Worker) {
 			var h forkjoin.Forked[int, int]
 			h.Join(w)

@@ -60,20 +60,27 @@ type config struct {
 type Option func(*config)
 
 // Workers sets the number of worker goroutines. The default, and what
-// Workers(0) means, is runtime.GOMAXPROCS(0) when the pool is made. It panics
-// if n < 0.
+// Workers(0) means, is runtime.GOMAXPROCS(0) when the pool is made (at most
+// 65536). It panics if n < 0 or n > 65536: a worker holds about 6 KB and a
+// goroutine, and a pool is for the machine's cores, a few times over at most.
 func Workers(n int) Option {
-	if n < 0 {
-		panic(fmt.Sprintf("forkjoin.Workers: n must not be negative, got %d", n))
+	if n < 0 || n > maxWorkers {
+		panic(fmt.Sprintf("forkjoin.Workers: n must be from 0 to %d, got %d", maxWorkers, n))
 	}
 	return func(c *config) {
 		if n == 0 {
-			c.workers = runtime.GOMAXPROCS(0)
+			c.workers = procsWorkers()
 			return
 		}
 		c.workers = n
 	}
 }
+
+// maxWorkers bounds a pool's size (Workers, FJKIT_WORKERS).
+const maxWorkers = 1 << 16
+
+// procsWorkers is the default size: GOMAXPROCS, within maxWorkers.
+func procsWorkers() int { return min(runtime.GOMAXPROCS(0), maxWorkers) }
 
 // WithMode sets the scheduling mode (WorkStealing by default).
 func WithMode(m Mode) Option {
@@ -92,5 +99,5 @@ func WithSteal(s StealPolicy) Option {
 }
 
 func defaultConfig() config {
-	return config{workers: runtime.GOMAXPROCS(0), mode: WorkStealing, steal: StealHalf}
+	return config{workers: procsWorkers(), mode: WorkStealing, steal: StealHalf}
 }

@@ -124,9 +124,11 @@ var errGoexit = errors.New("forkjoin: runtime.Goexit called in a task on this wo
 func goexitPanic() *PanicError { return &PanicError{Value: errGoexit, Stack: debug.Stack()} }
 
 // asPanicError wraps a recovered value. A *PanicError from a nested join is
-// passed on as it is: it already holds the original value and stack.
+// passed on as it is: it already holds the original value and stack. A nil
+// *PanicError (panic((*PanicError)(nil))) is wrapped as any value is: taken
+// as it is, it would read as no panic at all.
 func asPanicError(v any) *PanicError {
-	if pe, ok := v.(*PanicError); ok {
+	if pe, ok := v.(*PanicError); ok && pe != nil {
 		return pe
 	}
 	return &PanicError{Value: v, Stack: debug.Stack()}

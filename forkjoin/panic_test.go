@@ -413,3 +413,62 @@ func TestLoopAndDoPanics(t *testing.T) {
 		})
 	}
 }
+
+// Do with one function is a task's end like any other: its panic comes out
+// as a *PanicError (it used to come out raw, while Do with two or more
+// wrapped it), and its unjoined spawns are joined.
+func TestDoWithOneFunctionWrapsItsPanic(t *testing.T) {
+	p := newPool(t, forkjoin.Workers(2))
+	v := recovered(func() {
+		forkjoin.Run(p, func(w *forkjoin.Worker) {
+			defer func() {
+				if v := recover(); v != nil {
+					if _, ok := v.(*forkjoin.PanicError); !ok {
+						panic(fmt.Sprintf("Do(w, fn) let out %T %v, want a *forkjoin.PanicError", v, v))
+					}
+					panic(v)
+				}
+			}()
+			forkjoin.Do(w, func(*forkjoin.Worker) { panic("one") })
+		})
+	})
+	if pe := mustPanicError(t, v); pe.Value != "one" {
+		t.Errorf("panic value %v, want %q", pe.Value, "one")
+	}
+}
+
+// panic((*PanicError)(nil)) in a task is a panic like any other: the caller
+// must not see the call finish normally. Recovering a nil *PanicError was
+// taken for "no panic" by Invoke, Join, Spawn, Scope and For.
+func TestNilPanicErrorIsNotDropped(t *testing.T) {
+	p := newPool(t, forkjoin.Workers(2))
+	boom := func() { panic((*forkjoin.PanicError)(nil)) }
+	calls := map[string]func(w *forkjoin.Worker){
+		"Invoke": func(*forkjoin.Worker) { boom() },
+		"Join": func(w *forkjoin.Worker) {
+			forkjoin.Join(w, func(*forkjoin.Worker) int { return 0 }, func(*forkjoin.Worker) int { boom(); return 0 })
+		},
+		"Spawn": func(w *forkjoin.Worker) {
+			forkjoin.Spawn(w, func(*forkjoin.Worker) int { boom(); return 0 }).Join(w)
+		},
+		"Scope": func(w *forkjoin.Worker) {
+			forkjoin.Scope(w, func(s *forkjoin.S) { s.Go(func(*forkjoin.Worker) { boom() }) })
+		},
+		"For": func(w *forkjoin.Worker) {
+			forkjoin.For(w, 0, 100, func(_ *forkjoin.Worker, i int) {
+				if i == 57 {
+					boom()
+				}
+			})
+		},
+	}
+	for name, call := range calls {
+		t.Run(name, func(t *testing.T) {
+			v := recovered(func() { forkjoin.Run(p, call) })
+			pe, _ := v.(*forkjoin.PanicError)
+			if pe == nil {
+				t.Fatalf("a task's panic((*PanicError)(nil)) came out as %#v: the call looks finished", v)
+			}
+		})
+	}
+}

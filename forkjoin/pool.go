@@ -1,6 +1,7 @@
 package forkjoin
 
 import (
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -9,7 +10,12 @@ import (
 // A Pool is a set of worker goroutines that run fork-join tasks. Make one with
 // New, or use Default. A Pool is safe for use by any number of goroutines.
 type Pool struct {
+	// workers are the pool's own Workers() workers, size of them; all
+	// holds them and the spares made so far (blocking.go), in ID order.
 	workers []*Worker
+	all     atomic.Pointer[[]*Worker]
+	size    int
+	spares  spareSet
 	mode    Mode
 	steal   StealPolicy
 
@@ -23,6 +29,7 @@ type Pool struct {
 	shutdown atomic.Bool    // set once no invocation can run: workers exit
 	wg       sync.WaitGroup // worker goroutines
 	close    sync.Once
+	seed     uint64 // of the workers' random number generators
 	// isDefault marks a pool Default made, which Close leaves alone;
 	// followProcs, one that GOMAXPROCS sized and whose size Default keeps
 	// in step with it, replacing it by a pool made with opts (default.go).
@@ -43,28 +50,47 @@ func New(opts ...Option) *Pool {
 		}
 		o(&c)
 	}
-	p := &Pool{mode: c.mode, steal: c.steal}
-	p.workers = make([]*Worker, c.workers)
-	seed := uint64(time.Now().UnixNano()) | 1
+	n := c.workers
+	p := &Pool{mode: c.mode, steal: c.steal, size: n}
+	p.seed = uint64(time.Now().UnixNano()) | 1
+	p.workers = make([]*Worker, n)
 	for i := range p.workers {
-		p.workers[i] = &Worker{
-			pool:      p,
-			id:        i,
-			shared:    c.mode == SharedQueue,
-			rng:       seed + uint64(i)*0x9E3779B97F4A7C15 | 1,
-			wake:      make(chan struct{}, 1),
-			tickEvery: 64,
-		}
+		p.workers[i] = p.newWorker(i)
 	}
-	p.wg.Add(len(p.workers))
+	all := slices.Clone(p.workers)
+	p.all.Store(&all)
+	// The workers start parked: nothing is queued yet, so none has
+	// anything to look for, and the first producer wakes one (sleep.go).
+	// A worker that began by looking would probe every other worker's
+	// deque, n² probes in all.
+	p.sleep.parked = slices.Clone(p.workers)
 	for _, w := range p.workers {
-		go w.loop()
+		w.isParked = true
+	}
+	p.sleep.idle.Store(int32(n))
+	p.wg.Add(n)
+	for _, w := range p.workers {
+		go w.loop(true)
 	}
 	return p
 }
 
-// Workers returns the number of workers.
-func (p *Pool) Workers() int { return len(p.workers) }
+// newWorker makes the worker with the given ID (New, and blocking.go for
+// spares).
+func (p *Pool) newWorker(id int) *Worker {
+	return &Worker{
+		pool:      p,
+		id:        id,
+		shared:    p.mode == SharedQueue,
+		rng:       p.seed + uint64(id)*0x9E3779B97F4A7C15 | 1,
+		wake:      make(chan struct{}, 1),
+		tickEvery: 64,
+	}
+}
+
+// Workers returns the number of workers (not counting those Blocking lends
+// for a while).
+func (p *Pool) Workers() int { return p.size }
 
 // Mode returns the pool's scheduling mode.
 func (p *Pool) Mode() Mode { return p.mode }
@@ -107,20 +133,30 @@ func (p *Pool) shutDown() {
 		p.active.Wait()
 		p.shutdown.Store(true)
 		p.sleep.wakeAll()
+		p.wakeSpares()
 		p.wg.Wait()
 	})
 }
 
+// isClosed reports whether Close has begun: Invoke panics with ErrClosed.
+func (p *Pool) isClosed() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.closed
+}
+
 // hasWork reports whether any queue or deque holds a task: the last look a
 // worker takes before it parks.
-func (p *Pool) hasWork() bool {
+func (p *Pool) hasWork(w *Worker) bool {
+	ws := p.live()
+	w.probes += uint64(len(ws))
 	if !p.injector.empty() {
 		return true
 	}
 	if p.mode == SharedQueue {
 		return !p.shared.empty()
 	}
-	for _, w := range p.workers {
+	for _, w := range ws {
 		if w.deque.Len() > 0 {
 			return true
 		}
@@ -136,7 +172,7 @@ func (p *Pool) hasWorkFor(w *Worker, r *root) bool {
 	if p.mode == SharedQueue {
 		return p.shared.hasOf(r)
 	}
-	for _, v := range p.workers {
+	for _, v := range p.live() {
 		if v != w && v.curRoot.Load() == r && v.deque.Len() > 0 {
 			return true
 		}

@@ -12,7 +12,7 @@ import (
 // workers coordinate through a single lock.
 //
 // Idle workers take from the front (the oldest task, usually the largest;
-// from the injector, see popForIdle for when the newest root goes first);
+// from the injector, see popForIdle for when another root goes first);
 // a joiner takes from the back (the newest, usually its own or a close
 // relative), which keeps the queue from growing breadth-first.
 type queue struct {
@@ -26,6 +26,9 @@ type queue struct {
 	// the injector, the work of running invocations that waiting workers
 	// moved there (Worker.rehome); see popForIdle.
 	forked int
+	// rootTime is the injector's estimate of how long a root runs, in
+	// nanoseconds (observe); pickRoot reads it.
+	rootTime atomic.Int64
 }
 
 // count updates forked for j, added (d = 1) or removed (d = -1). The
@@ -85,27 +88,14 @@ func (q *queue) popFront(st *workerStats) *job {
 }
 
 // popForIdle removes and returns the job an idle worker should start from
-// the injector: the oldest, unless the injector is backed up with
-// invocations that have deadlines. When the oldest job is a root that has
-// waited longer than backlogDelay (but not yet starveDelay), and the newest
-// is a root whose context has a deadline, it takes the newest.
-//
-// Why. Under overload a first-come queue makes every request wait for the
-// whole queue: with clients that send a new request as soon as the last
-// one timed out, the queue stays full, each request waits longer than its
-// deadline, and almost all of them time out (fjbench serve, 32 clients, 5 ms
-// deadlines, 2 workers: 1.5–1.7 k requests/s answered in time against
-// 4.5–4.7 k/s timed out). Serving the newest request first while the queue is backed up
-// ("adaptive LIFO") starts requests while they can still make their
-// deadline; the old ones would time out anyway and are withdrawn when they
-// do (InvokeContext). Same run: 3.9–4.1 k/s answered in time, with the same
-// lateness. While the injector holds any job that is not a root (work of a
-// running invocation that a waiting worker moved here, Worker.rehome) it
-// keeps first-come order, so that no new root overtakes that work, on which
-// the invocation's waiting workers may be parked. Roots without a deadline
-// keep their order too: the newest is taken only if it has a deadline, and
-// a root that has waited starveDelay is taken first whatever is behind it,
-// so nothing waits for ever.
+// the injector: the oldest, except that among roots with deadlines it
+// passes over one that can no longer make its deadline, and takes a root
+// out of turn only to save a deadline that first-come order would miss and
+// only where the root it overtakes can afford the wait (pickRoot). While the
+// injector holds any job that is not a root (work of a running invocation
+// that a waiting worker moved here, Worker.rehome) it keeps first-come
+// order, so that no root overtakes that work, on which the invocation's
+// waiting workers may be parked.
 func (q *queue) popForIdle() *job {
 	if q.n.Load() == 0 {
 		return nil
@@ -116,21 +106,86 @@ func (q *queue) popForIdle() *job {
 		return nil
 	}
 	if q.size > 1 && q.forked == 0 { // only roots queued
-		front, back := q.buf[q.head], q.buf[(q.head+q.size-1)&(len(q.buf)-1)]
-		if waited := now() - front.root.queued; waited > backlogDelay && waited < starveDelay && back.root.deadline {
-			return q.take(q.size - 1)
-		}
+		return q.take(q.pickRoot(now(), time.Duration(q.rootTime.Load())))
 	}
 	return q.take(0)
 }
 
-// The injector's backlog thresholds (popForIdle): a root that waited
-// backlogDelay means the pool is not keeping up; one that waited starveDelay
-// is served before anything newer.
+// pickRoot returns the position of the root an idle worker should start,
+// at time t, with est the time a root has taken to run, lately (observe).
+// The caller holds q.mu and has checked that only roots are queued.
+//
+// The policy is first come, first served, while that meets the deadlines,
+// which it does under any load the pool keeps up with; all roots alike
+// (one handler's requests, the same deadline each) it is exactly that.
+// Within the first pickScan roots:
+//
+//   - A root whose deadline is less than 2·est away is hopeless: started
+//     now, it would likely be canceled midway, its work wasted. It is passed
+//     over (its InvokeContext withdraws it at its deadline), unless every
+//     root is: then the oldest goes. Under overload (requests arriving
+//     faster than the pool answers them) this keeps the workers on
+//     requests that can still be answered in time, the oldest of them
+//     first, instead of on requests that would time out.
+//   - The root with the earliest deadline (earliest-deadline-first) goes
+//     before the oldest root worth starting only if first-come order would
+//     leave it hopeless by the time it starts (at est a root for those
+//     worth starting ahead of it), and the oldest can afford to wait for
+//     it: it is not hopeless after one est more (3·est of slack), or,
+//     without a deadline, has waited less than starveDelay. So nothing
+//     waits for ever, and no root is made to miss a deadline that
+//     first-come order would meet.
+func (q *queue) pickRoot(t, est time.Duration) int {
+	mask := len(q.buf) - 1
+	rootAt := func(i int) *root { return q.buf[(q.head+i)&mask].root }
+	// first: the oldest root worth starting; edf: the one with the
+	// earliest deadline, and ahead: how many worth starting are older.
+	first, edf, ahead, worth := -1, -1, 0, 0
+	for i := range min(q.size, pickScan) {
+		r := rootAt(i)
+		if r.deadline != 0 && r.deadline-t < 2*est {
+			continue // hopeless
+		}
+		if first < 0 {
+			first = i
+		}
+		if r.deadline != 0 && (edf < 0 || r.deadline < rootAt(edf).deadline) {
+			edf, ahead = i, worth
+		}
+		worth++
+	}
+	switch {
+	case first < 0:
+		return 0 // all hopeless: the oldest may still make it
+	case edf < 0 || edf == first:
+		return first
+	}
+	e, f := rootAt(edf), rootAt(first)
+	fifoMisses := e.deadline-t < time.Duration(ahead+2)*est // started after those ahead, with less than 2·est left
+	affords := f.deadline != 0 && f.deadline-t >= 3*est || f.deadline == 0 && t-f.queued < starveDelay
+	if fifoMisses && affords {
+		return edf
+	}
+	return first
+}
+
+// The injector's root policy's bounds (pickRoot): it looks at the oldest
+// pickScan roots, and a root without a deadline that has waited starveDelay
+// is overtaken by none.
 const (
-	backlogDelay = time.Millisecond
-	starveDelay  = 100 * time.Millisecond
+	pickScan    = 64
+	starveDelay = 100 * time.Millisecond
 )
+
+// observe records that a root ran for d, from its start to its end, in the
+// estimate pickRoot works with: a moving average over the last few roots
+// (a weight of 1/8 each), kept by the injector. Workers that end roots at
+// the same time may lose one of their updates, which an average can
+// afford; it costs no lock.
+func (q *queue) observe(d time.Duration) {
+	old := q.rootTime.Load()
+	q.rootTime.Store(old + (int64(d)-old)/8)
+}
 
 // popBack removes and returns the newest job if it is want, and nil
 // otherwise: a joiner takes its own job back.

@@ -25,8 +25,11 @@ import "unsafe"
 //     returns to the cache of the worker that allocated it, and a cache never
 //     holds more than the most records its worker had in use at once.
 //  4. A free record holds nothing of the caller's: freeing clears the
-//     argument, the result and the closure (clear, closureJob.free), so the
-//     pool keeps no finished call's data reachable. Cache keys are Funcs or
+//     argument, the result and the closure (clear, closureJob.free), and
+//     the root and the scope (cachePut, Func.put; a lazy frame's record
+//     when its join ends), which hold the invocation's closure, result,
+//     panic and context, so the pool keeps no finished call's data
+//     reachable. Cache keys are Funcs or
 //     record types, never per-call data: Funcs made per call (Reduce's, the
 //     sorts') would pin what they capture, so the library makes one per type.
 //  5. The gen counter is bumped on every free, so a Forked handle that
@@ -85,9 +88,8 @@ func (w *Worker) cacheEntry(key unsafe.Pointer, claim bool) *funcCacheEntry {
 // cacheGet returns a free record for key, or nil. The record's owner is
 // already w: records go back to the worker that forked them, even when
 // another worker ran them, and Forked.Join and Future.Join refuse to run on
-// another worker. cacheGet stores it again all the same: without the store,
-// closure Join measured 4 % slower (BenchmarkFib30/closure/workers=1, 91.9
-// against 88.4 ms, medians of 3; code layout, not work).
+// another worker. cacheGet stores it again all the same: the closure Join
+// ran slower without the store, from code layout, not work.
 //
 // When the table has none, it takes back the records other workers returned
 // (giveBack) and looks once more: every record kind goes through here, so
@@ -115,6 +117,7 @@ func (w *Worker) cachePut(key unsafe.Pointer, j *job) {
 	if j.latch.state.Load() != latchUnset {
 		j.reset()
 	}
+	j.root, j.scope = nil, nil // rule 4
 	j.gen++
 	e := w.cacheEntry(key, true)
 	j.next = e.head
@@ -172,6 +175,7 @@ func (f *Func[A, R]) put(w *Worker, j *funcJob[A, R]) {
 	if w.hot == nil && j.latch.state.Load() == latchUnset {
 		// Joins nest: the record freed last is the one the next fork
 		// wants. Keep it at hand, past the table's lookup.
+		j.root = nil // rule 4
 		j.gen++
 		w.hot = &j.job
 		return
@@ -190,6 +194,7 @@ func (f *Func[A, R]) clear(j *funcJob[A, R]) {
 // for reuse by the worker that spawned it: w itself, or the owner, by
 // giveBack. Called by the worker that ran the task.
 func (w *Worker) release(j *job) {
+	j.root, j.scope = nil, nil // rule 4, also while it travels home
 	if j.owner == w {
 		w.cachePut(j.key, j)
 	} else {

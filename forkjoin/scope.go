@@ -12,13 +12,17 @@ const pendingPerWorker = 16384
 // S is a scope: a set of spawned tasks that Scope waits for.
 type S struct {
 	// Read by every spawn, written once.
-	w     *Worker
+	w *Worker
+	// root is the invocation the scope runs in: its tasks belong to it,
+	// wherever they are spawned from (a nested invocation's task
+	// included), so that the scope's waiting worker may run them.
+	root  *root
 	limit int64       // pending tasks beyond which Go runs tasks inline
 	eager int64       // pending tasks up to which each spawn is queued at once (batch.go)
 	ended atomic.Bool // Scope has returned: Go panics
 	// Written by every worker that finishes tasks of the scope: on a line
 	// of its own, so that finishing does not slow down spawning.
-	_       [64 - 8 - 8 - 8 - 4]byte
+	_       [64 - 8 - 8 - 8 - 8 - 4]byte
 	pending atomic.Int64 // tasks spawned and not finished
 	_       [56]byte
 	sleepy  atomic.Bool // the owner armed the scope and may be parked
@@ -38,7 +42,7 @@ func Scope(w *Worker, body func(s *S)) {
 	}
 	w.check("forkjoin.Scope")
 	n := int64(w.pool.Workers())
-	s := &S{w: w, limit: pendingPerWorker * n, eager: 2 * spawnBatch * n}
+	s := &S{w: w, root: w.root, limit: pendingPerWorker * n, eager: 2 * spawnBatch * n}
 	finished := false
 	defer func() {
 		if !finished {
@@ -63,8 +67,11 @@ func Scope(w *Worker, body func(s *S)) {
 // scope (a task's own spawns, s.Go(child) inside a spawned task, are the
 // natural way to spawn recursively), on whichever worker it runs. fn may run
 // at once, inline in the caller, when many of the scope's tasks are already
-// waiting (see full). Once the invocation is canceled (see InvokeContext), Go
-// starts nothing. The task may not be stealable at once (spawns are
+// waiting (see full). The task belongs to the scope's invocation (the one
+// Scope was called in, whose Context it sees), even when Go is called from
+// a nested invocation (Invoke on the same pool inside the scope's body).
+// Once that invocation is canceled (see InvokeContext), Go starts nothing.
+// The task may not be stealable at once (spawns are
 // published in batches while every worker is busy; see the package doc):
 // wait for it through the scope, not by blocking on it. Go panics if the
 // scope has ended or if it is called from a goroutine that is not one of the
@@ -78,7 +85,7 @@ func (s *S) Go(fn func(w *Worker)) {
 
 // GoFrom spawns fn in the scope from a task running on w. It is Go for
 // callers that have their worker at hand, which saves Go's lookup of the
-// calling worker; w must be the calling task's worker.
+// calling worker; w must be the calling task's worker, in the scope's pool.
 func (s *S) GoFrom(w *Worker, fn func(w *Worker)) {
 	if fn == nil {
 		panic("forkjoin.S.GoFrom: fn is nil")
@@ -87,6 +94,9 @@ func (s *S) GoFrom(w *Worker, fn func(w *Worker)) {
 		panic("forkjoin.S.GoFrom: the scope has ended (Scope returned); spawn only while Scope is running")
 	}
 	w.check("forkjoin.S.GoFrom")
+	if w.pool != s.w.pool {
+		panic("forkjoin.S.GoFrom: w is a worker of another pool than the scope's; spawn from the scope's body or its tasks, with their worker")
+	}
 	s.goFrom(w, fn)
 }
 
@@ -129,6 +139,11 @@ func (s *S) full() bool { return s.pending.Load() >= s.limit }
 
 func (s *S) done() bool { return s.pending.Load() == 0 }
 
+// canceled reports whether the scope's invocation is canceled: then Go
+// starts nothing. It is the scope's, not the spawning task's: a nested
+// invocation that spawns into an outer scope may be canceled on its own.
+func (s *S) canceled() bool { return s.root.canceled.Load() }
+
 func (s *S) arm() bool {
 	s.sleepy.Store(true)
 	return s.pending.Load() != 0
@@ -155,12 +170,11 @@ func (s *S) finish(n int64) {
 // tasks per worker, plus those of a batch still running (at most
 // spawnBatch-1 finished).
 //
-// Without the bound on a held count, the bound was wrong in the way that
-// matters most: a spawning loop whose batches ran inline (endBatch) held
-// every finished count itself, so once the scope first reached its bound it
-// saw it full for ever, ran every later task inline and published nothing
-// for the thieves; two workers ran the seeds' flat workload no faster than
-// one (TestBackloggedScopeKeepsPublishing).
+// Without the bound on a held count, the backlog bound would be wrong in
+// the way that matters most: a spawning loop whose batches run inline
+// (endBatch) would hold every finished count itself, so once the scope first
+// reached its bound it would see it full for ever, run every later task
+// inline and publish nothing for the thieves (TestBackloggedScopeKeepsPublishing).
 func (w *Worker) finishScopeTask(s *S, n int64) {
 	if w.doneScope != s {
 		w.flushScope()

@@ -137,7 +137,7 @@ func (w *Worker) park(pr probe) {
 	// joiner, at its condition and the work it may run (hasWorkFor).
 	var work bool
 	if pr == nil {
-		work = p.hasWork()
+		work = p.hasWork(w)
 	} else {
 		work = pr.done() || p.hasWorkFor(w, w.root)
 	}

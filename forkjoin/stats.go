@@ -25,8 +25,8 @@ type workerStats struct {
 // published when each stolen task or invocation finishes, so the numbers are
 // exact once Invoke has returned.
 func (p *Pool) Stats() Stats {
-	s := Stats{Workers: len(p.workers)}
-	for _, w := range p.workers {
+	s := Stats{Workers: p.size}
+	for _, w := range p.live() {
 		st := &w.stats
 		s.Tasks += st.tasks.Load()
 		s.Steals += st.steals.Load()
@@ -42,7 +42,7 @@ func (p *Pool) Stats() Stats {
 // ResetStats sets every counter to zero. Call it between measurements, while
 // no invocation is running.
 func (p *Pool) ResetStats() {
-	for _, w := range p.workers {
+	for _, w := range p.live() {
 		st := &w.stats
 		for _, c := range []*atomic.Uint64{&st.tasks, &st.steals, &st.stolen, &st.stealAttempts, &st.lockWaits, &st.parks, &st.wakeups} {
 			c.Store(0)

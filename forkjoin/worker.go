@@ -60,7 +60,7 @@ type Worker struct {
 	batch *job
 
 	// open holds the records of Spawn and Func.Fork not yet joined, oldest
-	// first; call joins those a task leaves behind (joinOpen).
+	// first; settleTask joins those a task leaves behind (future.go).
 	open []*job
 
 	// Lazy frames of Func.Join (heartbeat.go), owner-only: frames[:nframes]
@@ -73,7 +73,7 @@ type Worker struct {
 	nPromoted                  uint64 // frames promoted, for tests and benchmarks
 	frames                     [lazyDepth]lazyFrame
 
-	funcs [funcCacheSize]funcCacheEntry // free records of Funcs, see func.go
+	funcs [funcCacheSize]funcCacheEntry // free records of every kind, see records.go
 	hot   *job                          // a free Func record, before the table (Func.put)
 	// Finished tasks of one scope not yet subtracted from its count; see
 	// finishScopeTask.
@@ -96,9 +96,19 @@ type Worker struct {
 	_        [52]byte
 
 	stats workerStats
+
+	// Cold fields, after the hot ones, which keep their lines. probes:
+	// deques looked at while idle (stealRound, park's last look), for
+	// tests. spare: a compensating worker that Blocking lends
+	// (blocking.go); retired: set while it is dormant or due to go
+	// dormant; dormant: on the free list, guarded by pool.spares.mu.
+	probes         uint64
+	spare, dormant bool
+	retired        atomic.Bool
 }
 
-// ID returns the worker's index in its pool, from 0 to Workers()-1.
+// ID returns the worker's index in its pool, from 0 to Workers()-1, or,
+// for a compensating worker that Blocking lends, from Workers() on.
 func (w *Worker) ID() int { return w.id }
 
 // Pool returns the pool the worker belongs to.
@@ -107,22 +117,38 @@ func (w *Worker) Pool() *Pool { return w.pool }
 // Context returns the context of the invocation whose task w is running:
 // the one given to InvokeContext, or context.Background.
 func (w *Worker) Context() context.Context {
+	if w == nil {
+		panic("forkjoin.Worker.Context: w is nil; pass the *Worker your task received")
+	}
 	if w.root != nil && w.root.ctx != nil {
 		return w.root.ctx
 	}
 	return context.Background()
 }
 
-// Canceled reports whether the running invocation's context is done. It is a
-// single atomic load, cheap enough to check before every fork. For, ForRange,
-// Reduce and Scope stop starting new work once it returns true.
+// Canceled reports whether the running invocation is canceled: its context
+// is done, or an enclosing invocation's is (the one whose task called Invoke
+// on the same pool, running this one inline). It is a single atomic load,
+// cheap enough to check before every fork. For, ForRange, Reduce and Scope
+// stop starting new work once it returns true.
+//
+// The flag is set when the invocation or a nested one starts with its
+// context done, and otherwise by the goroutine the context starts when it
+// is canceled (context.AfterFunc): for that goroutine's first moments,
+// Context().Err() may already be non-nil while Canceled still returns
+// false.
 func (w *Worker) Canceled() bool {
+	if w == nil {
+		panic("forkjoin.Worker.Canceled: w is nil; pass the *Worker your task received")
+	}
 	return w.root != nil && w.root.canceled.Load()
 }
 
 // loop is the worker goroutine: run work while there is any, search a little
-// when there is none, then park until woken. Only the pool starts it.
-func (w *Worker) loop() {
+// when there is none, then park until woken. Only the pool starts it, with
+// parked set: New lists every worker as parked (pool.go), and the worker
+// waits for its first wake-up before it looks for work.
+func (w *Worker) loop(parked bool) {
 	w.bindGoroutine()
 	exited := false
 	defer func() {
@@ -132,14 +158,27 @@ func (w *Worker) loop() {
 			// whatever we do; execute has failed the tasks it ended.
 			// Carry on in a new goroutine, so the pool keeps its workers.
 			w.setRoot(nil)
-			go w.loop()
+			go w.loop(false)
 			return
 		}
 		w.pool.wg.Done()
 	}()
 	p := w.pool
 	woken := false
+	if parked {
+		w.stats.parks.Add(1)
+		<-w.wake
+		w.unpark()
+		woken = true
+	}
 	for {
+		if woken && p.shutdown.Load() {
+			// Close woke us: every invocation has finished, so there
+			// is nothing to find, and n workers searching n deques
+			// each would take n² probes.
+			exited = true
+			return
+		}
 		var j *job
 		if !woken {
 			j = w.find()
@@ -153,7 +192,7 @@ func (w *Worker) loop() {
 			// the busy workers, as the Go scheduler limits its spinning
 			// Ms: with more workers than cores, searchers would take the
 			// producers' CPU. (park's last look still sees all work.)
-			if woken || p.sleep.maySearch(len(p.workers)) {
+			if woken || p.sleep.maySearch(p.size) {
 				j = w.search()
 			}
 		}
@@ -165,6 +204,15 @@ func (w *Worker) loop() {
 		if p.shutdown.Load() {
 			exited = true
 			return
+		}
+		if w.spare && w.retired.Load() {
+			// A spare whose Blocking call returned (blocking.go).
+			if !w.rest() {
+				exited = true
+				return
+			}
+			woken = true
+			continue
 		}
 		w.trimCaches() // nothing to do: let go of a burst's records
 		w.park(nil)
@@ -188,7 +236,8 @@ func (w *Worker) search() *job {
 }
 
 // find returns a job to run: from the worker's own deque, the injector, or
-// (one round) another worker's deque. In shared mode, from the shared queue.
+// (one round) another worker's deque. In shared mode, from the shared queue,
+// then the injector.
 func (w *Worker) find() *job {
 	p := w.pool
 	if w.shared {
@@ -208,7 +257,7 @@ func (w *Worker) find() *job {
 
 // stealRound probes every other worker once, starting at a random one.
 func (w *Worker) stealRound() *job {
-	ws := w.pool.workers
+	ws := w.pool.live()
 	n := len(ws)
 	if n == 1 {
 		return nil
@@ -219,6 +268,7 @@ func (w *Worker) stealRound() *job {
 		if v == w {
 			continue
 		}
+		w.probes++
 		if j, _ := w.stealFrom(v); j != nil {
 			return j
 		}
@@ -385,7 +435,8 @@ func (w *Worker) takeBackJoin(j *job) bool {
 
 // waitFor helps until pr holds: it runs leftover work of its own
 // invocation, steals from hint's thief (whose deque holds the awaited job's
-// children), then from workers running the same invocation, and parks on pr
+// children), then from workers running the same invocation, takes its
+// invocation's jobs that were sent to the injector (rehome), and parks on pr
 // when there is nothing to take. Only w's own goroutine calls it, from a
 // join or a scope's end.
 //
@@ -421,8 +472,9 @@ func (w *Worker) waitFor(pr probe, hint *job) {
 // findHelp is find for a waiting worker (waitFor): the same sources, in the
 // order that serves the wait, restricted to w's invocation (see waitFor):
 // its own deque (the awaited job's younger relatives), the awaited job's
-// thief, then other workers that run the same invocation. Unlike find it
-// never takes from the injector. Only w's goroutine calls it.
+// thief, other workers that run the same invocation, then the injector's
+// jobs of that invocation. Unlike find it never takes a root from the
+// injector. Only w's goroutine calls it.
 func (w *Worker) findHelp(hint *job) *job {
 	p := w.pool
 	if w.shared {
@@ -441,12 +493,12 @@ func (w *Worker) findHelp(hint *job) *job {
 	}
 	if hint != nil {
 		if t := hint.thief.Load(); t > 0 {
-			if j := w.helpSteal(p.workers[t-1]); j != nil {
+			if j := w.helpSteal(p.live()[t-1]); j != nil {
 				return j
 			}
 		}
 	}
-	ws := p.workers
+	ws := p.live()
 	n := len(ws)
 	start := int(w.random() % uint64(n))
 	for i := range n {

@@ -107,14 +107,10 @@ func (w *Worker) yield(t time.Duration) {
 // scheduler. Otherwise a P is idle: the runtime hands it any goroutine
 // that becomes runnable (wakep) and lets it run the timers of busy Ps. A
 // yield then gains little, and costs something: Gosched wakes the idle P's
-// thread, which spins beside the worker (on this machine's two vCPUs,
-// hyperthreads of one core as far as the timings go) or takes the worker's
-// goroutine over. Measured with one worker on two Ps (fib(30) through
-// Func.Join in shared-queue mode, as BenchmarkFib30/shared-func/workers=1,
-// 60 runs under perf stat, three rounds):
-// 89–103 ms a run and 27 000–32 000 context switches yielding every
-// 200 µs, 66–78 ms and 4 750–5 630 yielding every millisecond while this
-// reports false (docs/design.md gives the price in timer precision).
+// thread, which spins beside the worker or takes the worker's goroutine
+// over, and one worker on two Ps runs slower with thousands more context
+// switches (docs/benchmarks.md; docs/design.md gives the price of not
+// yielding in timer precision).
 //
 // The counts come from runtime/metrics, a read of about 200 ns
 // (BenchmarkSchedCounts) that takes
@@ -171,18 +167,14 @@ func (w *Worker) yieldNow(t time.Duration) {
 // them and the program's goroutines each time one of them parks or
 // searches, and a yield mostly hands the P to one of the pool's own thieves
 // while the yielding worker, often the one producing the work, waits at the
-// back of the global run queue. Measured with 16 workers on 2 Ps: the seeds'
-// flat workload (BenchmarkSeedFlat func/ws) took 40–46 ms yielding every
-// 200 µs, 30 ms never yielding, 34–42 ms yielding every millisecond (2
-// workers: 26–33 ms); fjbench serve went from 682 requests/s (89 % timed
-// out) to 3.97 k/s never yielding, with the ticker's p99 lateness at 16 ms,
-// and to 2.78 k/s yielding every millisecond, ticker p99 1.05 ms. So an
-// oversubscribed pool yields every millisecond (yield). Only w's goroutine
-// calls it.
+// back of the global run queue. Never yielding would leave the program's
+// timers late by the 10 ms of Go's preemption; so an oversubscribed pool
+// yields every millisecond (yield; docs/benchmarks.md has the
+// measurements). Only w's goroutine calls it.
 func (w *Worker) awake() int {
 	if w.procsLeft--; w.procsLeft <= 0 {
 		w.procs, w.procsLeft = runtime.GOMAXPROCS(0), 64
 	}
 	p := w.pool
-	return len(p.workers) - int(p.sleep.idle.Load())
+	return p.size + int(p.spares.active.Load()) - int(p.sleep.idle.Load())
 }

@@ -23,6 +23,23 @@ func tickFor(w *Worker, d time.Duration) uint64 {
 // yieldIntervals, 100 oversubscribedYieldIntervals.
 const tickWindow = 100 * time.Millisecond
 
+// mostYields runs tickFor for up to five windows and returns the most
+// yields one window saw, stopping once a window reaches want. A worker
+// descheduled by the OS (other processes on the machine, other packages'
+// tests beside this one) misses yields it would otherwise make, so one
+// window can fall short for reasons outside the process; a worker that
+// wrongly yields every oversubscribedYieldInterval stays near 100 in every
+// window, so the best window still tells the two apart.
+func mostYields(w *Worker, want uint64) uint64 {
+	var best uint64
+	for range 5 {
+		if best = max(best, tickFor(w, tickWindow)); best >= want {
+			break
+		}
+	}
+	return best
+}
+
 // fakeSched returns a reading for Worker.readSched: runnable goroutines,
 // running ones, ones not in Go (system calls), and GOMAXPROCS.
 func fakeSched(runnable, running, notInGo, procs uint64) func() (uint64, uint64, uint64, uint64) {
@@ -94,9 +111,9 @@ func TestYieldWhileEveryPIsBusy(t *testing.T) {
 		}
 	}()
 	<-spinning
-	yields := Invoke(p, func(w *Worker) uint64 { return tickFor(w, tickWindow) })
+	yields := Invoke(p, func(w *Worker) uint64 { return mostYields(w, 200) })
 	if yields < 200 {
-		t.Errorf("1 worker on 2 Ps beside a spinning goroutine yielded %d times in %v, want at least 200 (about 500 expected; about 100 if it wrongly saw an idle P)", yields, tickWindow)
+		t.Errorf("1 worker on 2 Ps beside a spinning goroutine yielded at most %d times in %v (best of 5 windows), want at least 200 (about 500 expected; about 100 if it wrongly saw an idle P)", yields, tickWindow)
 	}
 }
 

@@ -7,8 +7,12 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 
+	"github.com/fjkit/fjkit/forkjoin"
+	"github.com/fjkit/fjkit/internal/workloads"
 	"github.com/fjkit/fjkit/par"
 )
 
@@ -153,176 +157,240 @@ func BenchmarkSortStableFunc(b *testing.B) {
 	}
 }
 
-// The loops' bodies are cheap (a multiply and an add), so the benchmarks
-// measure the loops' overhead and memory traffic. Each par call is set
-// against two serial loops: "loop" calls the same function values as par
-// does, through a non-inlined helper, as generic code would; "inline" is
-// the loop a programmer writes by hand, with the body inlined.
+// The loop benchmarks run the workloads of the Rayon peer's par group
+// (/work/shared/peers/rayon, `rayon_peer P par`) on the same input, 10⁷
+// uint64 from splitmix64 seeded with 7: x*3+1 mapped into a new slice, x>>3
+// summed, the prefix sum, the even values kept. Each par call stands beside
+// the loop a Go programmer writes by hand (serial), in the same run. The pool
+// is the default one, sized by FJKIT_WORKERS; each par row names its size.
+// A quiet measurement runs the test binary once per pool size, in turns:
+//
+//	go test -c -o /tmp/par.test ./par
+//	for r in 1 2 3 4 5; do for w in 1 2; do
+//		FJKIT_WORKERS=$w /tmp/par.test -test.run '^$' -test.benchtime 20x \
+//			-test.bench 'Map|Reduce|Scan|Filter|For|IndexFunc|ContainsFunc|Handlers'
+//	done; done | tee /tmp/loops.txt
 
 const loopN = 10_000_000
 
-func floats(n int) []float64 {
-	r := rand.New(rand.NewPCG(4, uint64(n)))
-	s := make([]float64, n)
+// splitmix64 returns n values of splitmix64 from state seed, the Rayon
+// peer's gen_u64.
+func splitmix64(n int, seed uint64) []uint64 {
+	s := make([]uint64, n)
 	for i := range s {
-		s[i] = r.Float64()
+		seed += 0x9E3779B97F4A7C15
+		z := seed
+		z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9
+		z = (z ^ (z >> 27)) * 0x94D049BB133111EB
+		s[i] = z ^ (z >> 31)
 	}
 	return s
 }
 
-var sinkF []float64
-var sinkX float64
+var loopInput = sync.OnceValue(func() []uint64 { return splitmix64(loopN, 7) })
 
-//go:noinline
-func serialMap(s []float64, f func(float64) float64) []float64 {
-	r := make([]float64, len(s))
-	for i, x := range s {
-		r[i] = f(x)
+var (
+	sinkS []uint64
+	sinkU uint64
+	sinkI int
+	sinkB bool
+)
+
+// loopCase runs fn as the sub-benchmark name, with allocations and CPU
+// time reported. A par row's name carries the pool's size.
+func loopCase(b *testing.B, name string, fn func()) {
+	if strings.HasPrefix(name, "par.") {
+		name += fmt.Sprintf("/workers=%d", forkjoin.Default().Workers())
 	}
-	return r
-}
-
-//go:noinline
-func serialReduce(s []float64, zero float64, mapf func(float64) float64, combine func(a, b float64) float64) float64 {
-	acc := zero
-	for _, x := range s {
-		acc = combine(acc, mapf(x))
-	}
-	return acc
-}
-
-//go:noinline
-func serialFilter(s []float64, keep func(float64) bool) []float64 {
-	var r []float64
-	for _, x := range s {
-		if keep(x) {
-			r = append(r, x)
+	b.Run(name, func(b *testing.B) {
+		b.ReportAllocs()
+		defer reportCPU(b)()
+		for b.Loop() {
+			fn()
 		}
-	}
-	return r
+	})
 }
 
-//go:noinline
-func serialScan(s []float64, op func(a, b float64) float64) []float64 {
-	r := make([]float64, len(s))
-	acc := s[0]
-	r[0] = acc
-	for i := 1; i < len(s); i++ {
-		acc = op(acc, s[i])
-		r[i] = acc
-	}
-	return r
-}
+func mul3add1(x uint64) uint64 { return x*3 + 1 }
+func shr3(x uint64) uint64     { return x >> 3 }
+func add(a, b uint64) uint64   { return a + b }
+func even(x uint64) bool       { return x&1 == 0 }
 
 func BenchmarkMap(b *testing.B) {
-	s := floats(loopN)
-	f := func(x float64) float64 { return 2*x + 1 }
-	b.Run("inline", func(b *testing.B) {
-		defer reportCPU(b)()
-		for b.Loop() {
-			r := make([]float64, len(s))
-			for i, x := range s {
-				r[i] = 2*x + 1
-			}
-			sinkF = r
+	s := loopInput()
+	loopCase(b, "serial", func() {
+		r := make([]uint64, len(s))
+		for i, x := range s {
+			r[i] = x*3 + 1
 		}
+		sinkS = r
 	})
-	b.Run("loop", func(b *testing.B) {
-		defer reportCPU(b)()
-		for b.Loop() {
-			sinkF = serialMap(s, f)
-		}
-	})
-	b.Run("par.Map", func(b *testing.B) {
-		defer reportCPU(b)()
-		for b.Loop() {
-			sinkF = par.Map(s, f)
-		}
+	loopCase(b, "par.Map", func() { sinkS = par.Map(s, mul3add1) })
+	// The bandwidth floor: a copy into a slice made once.
+	dst := make([]uint64, len(s))
+	loopCase(b, "copy", func() { copy(dst, s) })
+	loopCase(b, "par.ForRange-copy", func() {
+		par.ForRange(len(s), func(lo, hi int) { copy(dst[lo:hi], s[lo:hi]) })
 	})
 }
 
 func BenchmarkReduce(b *testing.B) {
-	s := floats(loopN)
-	sq := func(x float64) float64 { return x * x }
-	add := func(a, b float64) float64 { return a + b }
-	b.Run("inline", func(b *testing.B) {
-		defer reportCPU(b)()
-		for b.Loop() {
-			acc := 0.0
-			for _, x := range s {
-				acc += x * x
+	s := loopInput()
+	loopCase(b, "serial", func() {
+		var acc uint64
+		for _, x := range s {
+			acc += x >> 3
+		}
+		sinkU = acc
+	})
+	loopCase(b, "par.Reduce", func() { sinkU = par.Reduce(s, 0, shr3, add) })
+	loopCase(b, "par.ReduceRange", func() {
+		sinkU = par.ReduceRange(len(s), 0, func(lo, hi int) uint64 {
+			var acc uint64
+			for _, x := range s[lo:hi] {
+				acc += x >> 3
 			}
-			sinkX = acc
-		}
-	})
-	b.Run("loop", func(b *testing.B) {
-		defer reportCPU(b)()
-		for b.Loop() {
-			sinkX = serialReduce(s, 0, sq, add)
-		}
-	})
-	b.Run("par.Reduce", func(b *testing.B) {
-		defer reportCPU(b)()
-		for b.Loop() {
-			sinkX = par.Reduce(s, 0, sq, add)
-		}
-	})
-}
-
-func BenchmarkFilter(b *testing.B) {
-	s := floats(loopN)
-	keep := func(x float64) bool { return x < 0.5 }
-	b.Run("inline", func(b *testing.B) {
-		defer reportCPU(b)()
-		for b.Loop() {
-			var r []float64
-			for _, x := range s {
-				if x < 0.5 {
-					r = append(r, x)
-				}
-			}
-			sinkF = r
-		}
-	})
-	b.Run("loop", func(b *testing.B) {
-		defer reportCPU(b)()
-		for b.Loop() {
-			sinkF = serialFilter(s, keep)
-		}
-	})
-	b.Run("par.Filter", func(b *testing.B) {
-		defer reportCPU(b)()
-		for b.Loop() {
-			sinkF = par.Filter(s, keep)
-		}
+			return acc
+		}, add)
 	})
 }
 
 func BenchmarkScan(b *testing.B) {
-	s := floats(loopN)
-	add := func(a, b float64) float64 { return a + b }
-	b.Run("inline", func(b *testing.B) {
-		defer reportCPU(b)()
-		for b.Loop() {
-			r := make([]float64, len(s))
-			acc := 0.0
-			for i, x := range s {
-				acc += x
-				r[i] = acc
+	s := loopInput()
+	loopCase(b, "serial", func() {
+		r := make([]uint64, len(s))
+		var acc uint64
+		for i, x := range s {
+			acc += x
+			r[i] = acc
+		}
+		sinkS = r
+	})
+	loopCase(b, "par.Scan", func() { sinkS = par.Scan(s, add) })
+}
+
+func BenchmarkFilter(b *testing.B) {
+	s := loopInput()
+	loopCase(b, "serial", func() {
+		var r []uint64
+		for _, x := range s {
+			if x&1 == 0 {
+				r = append(r, x)
 			}
-			sinkF = r
+		}
+		sinkS = r
+	})
+	loopCase(b, "par.Filter", func() { sinkS = par.Filter(s, even) })
+}
+
+// BenchmarkSearch looks for the last element: every element is tested.
+func BenchmarkSearch(b *testing.B) {
+	s := loopInput()
+	want := s[len(s)-1]
+	is := func(x uint64) bool { return x == want }
+	loopCase(b, "IndexFunc/serial", func() {
+		sinkI = -1
+		for i, x := range s {
+			if x == want {
+				sinkI = i
+				break
+			}
 		}
 	})
-	b.Run("loop", func(b *testing.B) {
-		defer reportCPU(b)()
-		for b.Loop() {
-			sinkF = serialScan(s, add)
+	loopCase(b, "par.IndexFunc", func() { sinkI = par.IndexFunc(s, is) })
+	loopCase(b, "par.ContainsFunc", func() { sinkB = par.ContainsFunc(s, is) })
+}
+
+// BenchmarkFor runs the tiny-tasks experiment's 2·10⁶ tasks
+// (internal/workloads), each storing its result in its own slot, as the
+// Rayon peer's seed group does (`rayon_peer P seed`, row rayon-iter:
+// par_iter_mut).
+func BenchmarkFor(b *testing.B) {
+	const tasks = 2_000_000
+	out := make([]uint64, tasks)
+	for _, weight := range []int{4, 20} {
+		b.Run(fmt.Sprintf("weight=%d", weight), func(b *testing.B) {
+			loopCase(b, "serial", func() {
+				for i := range out {
+					out[i] = workloads.TinyTask(uint64(i), weight)
+				}
+			})
+			loopCase(b, "par.For", func() {
+				par.For(len(out), func(i int) { out[i] = workloads.TinyTask(uint64(i), weight) })
+			})
+			loopCase(b, "par.ForRange", func() {
+				par.ForRange(len(out), func(lo, hi int) {
+					for i := lo; i < hi; i++ {
+						out[i] = workloads.TinyTask(uint64(i), weight)
+					}
+				})
+			})
+		})
+	}
+}
+
+// BenchmarkHandlers is a server's load: 16 goroutines answer requests, each
+// request a map of 10⁵ items into a new slice and a sum over it. An op is
+// one request; fewer ns/op means more requests answered in the same time.
+func BenchmarkHandlers(b *testing.B) {
+	const handlers, items = 16, 100_000
+	s := loopInput()[:items]
+	var want uint64
+	for _, x := range s {
+		want += (x*3 + 1) >> 3
+	}
+	handle := func(b *testing.B, name string, request func() uint64) {
+		loopName := name
+		if strings.HasPrefix(name, "par.") {
+			loopName += fmt.Sprintf("/workers=%d", forkjoin.Default().Workers())
 		}
+		b.Run(loopName, func(b *testing.B) {
+			if got := request(); got != want {
+				b.Fatalf("%s = %d, want %d", name, got, want)
+			}
+			b.ReportAllocs()
+			defer reportCPU(b)()
+			var next atomic.Int64
+			var wg sync.WaitGroup
+			b.ResetTimer()
+			for range handlers {
+				wg.Go(func() {
+					for next.Add(1) <= int64(b.N) {
+						sinkU = request()
+					}
+				})
+			}
+			wg.Wait()
+		})
+	}
+	handle(b, "serial", func() uint64 {
+		m := make([]uint64, len(s))
+		for i, x := range s {
+			m[i] = x*3 + 1
+		}
+		var sum uint64
+		for _, x := range m {
+			sum += x >> 3
+		}
+		return sum
 	})
-	b.Run("par.Scan", func(b *testing.B) {
-		defer reportCPU(b)()
-		for b.Loop() {
-			sinkF = par.Scan(s, add)
+	handle(b, "par.Map+Reduce", func() uint64 { return par.Reduce(par.Map(s, mul3add1), 0, shr3, add) })
+	// The map fused into the sum: no slice between them, serially and
+	// with par.
+	handle(b, "serial-fused", func() uint64 {
+		var sum uint64
+		for _, x := range s {
+			sum += (x*3 + 1) >> 3
 		}
+		return sum
+	})
+	handle(b, "par.ReduceRange", func() uint64 {
+		return par.ReduceRange(len(s), 0, func(lo, hi int) uint64 {
+			var sum uint64
+			for _, x := range s[lo:hi] {
+				sum += (x*3 + 1) >> 3
+			}
+			return sum
+		}, add)
 	})
 }

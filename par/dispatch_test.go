@@ -227,6 +227,7 @@ func testForErrInCanceledInvocation(t *testing.T, p *forkjoin.Pool) {
 // TestParPoolFollowsGOMAXPROCS checks that par runs on a pool of
 // GOMAXPROCS workers; TestParPoolUnderCPUFlag runs it under -cpu 1,2,4.
 func TestParPoolFollowsGOMAXPROCS(t *testing.T) {
+	defer par.ForceParallel(1)()
 	procs := runtime.GOMAXPROCS(0)
 	var pool atomic.Pointer[forkjoin.Pool]
 	par.For(2, func(int) {

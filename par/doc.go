@@ -1,9 +1,9 @@
 // Package par runs the loops and slice operations of ordinary Go code in
 // parallel, shaped like package slices: Sort, SortFunc, SortStableFunc and
 // SortByKey; Min, Max, MinFunc and MaxFunc; For, ForRange, ForEach and
-// ForEach2; Map, Reduce, Filter and Scan; IndexFunc and ContainsFunc; and,
-// with errors and contexts, ForErr, MapErr and Group (errgroup's API, safe
-// for recursion).
+// ForEach2; Map, Reduce, ReduceRange, Filter and Scan; IndexFunc and
+// ContainsFunc; and, with errors and contexts, ForErr, MapErr and Group
+// (errgroup's API, safe for recursion).
 //
 // # Where a call runs
 //
@@ -19,20 +19,41 @@
 // function given to forkjoin.Run) runs on that task's worker and pool, as
 // part of the task's own invocation: no trip through the pool's queue, no
 // nested invocation, and its work spreads to the pool's idle workers by
-// stealing. For and ForRange there are loops on the calling worker that
-// hand half of what is left to another worker only when one is idle, so a
-// call per node of a recursive walk costs little more than the loop while
-// the pool is busy. Since the call is part of the task's invocation, a
-// worker waiting inside it may run other tasks of that invocation: do not
-// hold a lock across a nested par call that other bodies of the same
-// outer call take.
+// stealing. Since the call is part of the task's invocation, a worker
+// waiting inside it may run other tasks of that invocation: do not hold a
+// lock across a nested par call that other bodies of the same outer call
+// take.
 //
-// Small inputs run serially in the calling goroutine, with no trip through
-// the pool: the slice operations below SerialCutoff elements, the sorts
-// below a thousand or a few thousand elements (where they are the slices
-// functions themselves), and every call but the comparison sorts when the
-// pool has one worker. For, ForRange, ForErr, MapErr, ForEach and Group
-// treat each element as work of unknown cost and go parallel from two on.
+// # When a call goes parallel
+//
+// A call goes parallel only where that pays. The loops and slice
+// operations (For, ForRange, Map, Reduce, ReduceRange, Filter, Scan,
+// IndexFunc, ContainsFunc, Min, Max, MinFunc, MaxFunc) start in the calling
+// goroutine on the first element, then on chunks growing eightfold, and
+// time themselves: a call whose work is done within about 20µs, the cost of
+// a few trips to the pool, never leaves the caller; otherwise, if the cost
+// measured says the rest takes 20µs more, the rest runs on the pool in
+// pieces of about 10µs of work each (Scan's in a piece per worker and one
+// more). A costly body over a few elements thus goes parallel after the
+// first, and a cheap one over a short slice stays serial. While as many
+// goroutines wait for a processor as GOMAXPROCS and the pool's workers
+// together (a server whose handlers all compute), a call goes on serially:
+// the pool could only take processor time from them. Made from a task over
+// fewer than 4096 elements (a loop nested per node of a tree walk), a call
+// skips the timing, whose clock reads would cost more than the loop: it is
+// a loop on the calling worker, an element a piece, that hands half of what
+// is left to another worker only when one is idle. The sorts below a
+// thousand or a few thousand elements are the slices functions themselves.
+// ForErr, MapErr, ForEach and Group treat each element as work of unknown
+// cost and go parallel from two on. With a one-worker pool every call but
+// the comparison sorts and Group is serial.
+//
+// Their bodies are called through function values, which the compiler
+// cannot inline into par's loops: a call per element costs a nanosecond or
+// two, as much as a cheap body. ForRange and ReduceRange hand the body a
+// whole piece [lo, hi), so that the loop over it is the caller's and runs at
+// the speed of a hand-written one; use them for bodies of a few
+// nanoseconds.
 //
 // # Panics and cancellation
 //

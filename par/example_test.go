@@ -77,6 +77,40 @@ func ExampleReduce() {
 	// 52
 }
 
+func ExampleReduceRange() {
+	xs := make([]uint64, 1_000_000)
+	for i := range xs {
+		xs[i] = uint64(i)
+	}
+	// The map (x*x) and the sum fused in the caller's loop over a piece:
+	// no call per element, and no slice of squares.
+	sum := par.ReduceRange(len(xs), 0, func(lo, hi int) uint64 {
+		var acc uint64
+		for _, x := range xs[lo:hi] {
+			acc += x * x
+		}
+		return acc
+	}, func(a, b uint64) uint64 { return a + b })
+	fmt.Println(sum)
+	// Output: 333332833333500000
+}
+
+func ExampleReduce_counts() {
+	words := strings.Fields("to be or not to be")
+	// A map is a safe zero: it is only the result for an empty slice, and
+	// merge may update its first argument, which is always a map of
+	// Reduce's own making (one from count, or from an earlier merge).
+	count := func(w string) map[string]int { return map[string]int{w: 1} }
+	merge := func(a, b map[string]int) map[string]int {
+		for w, n := range b {
+			a[w] += n
+		}
+		return a
+	}
+	fmt.Println(par.Reduce(words, map[string]int{}, count, merge))
+	// Output: map[be:2 not:1 or:1 to:2]
+}
+
 func ExampleFilter() {
 	evens := par.Filter([]int{5, 2, 8, 3, 6, 1}, func(x int) bool { return x%2 == 0 })
 	fmt.Println(evens)

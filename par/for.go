@@ -1,55 +1,53 @@
 package par
 
-import "github.com/fjkit/fjkit/forkjoin"
-
 // For calls body(i) for every i in [0, n), each exactly once, in parallel.
-// The range is split adaptively (see forkjoin.ForRange): it starts as a few
-// pieces per worker, and a piece splits again only when an idle worker steals
-// it, so bodies of uneven cost balance without tuning. Called from a task
-// (a For nested in a par body, say), it is a loop on the calling worker that
-// hands half of what is left to another worker only when one is idle, so
-// that a call per node of a tree costs about a function call per index
-// while the pool is busy. n <= 0 does nothing.
+// It starts in the calling goroutine with index 0 and times itself: once
+// the indices run so far have taken longer than a trip to the pool costs,
+// and what is left would take longer still, the rest runs on the pool, in
+// pieces sized by the cost measured (see the package doc). A costly body
+// therefore goes parallel after its first index, and a loop of cheap
+// bodies that the pool could not speed up never leaves the caller. The
+// pieces split again whenever a worker is idle, so bodies of uneven cost
+// balance without tuning. Called from a task (a For nested per node of a
+// tree walk), a loop of fewer than 4096 indices skips the timing: it runs
+// on the calling worker, which hands half of what is left to another
+// worker only when one is idle (see the package doc). n <= 0 does nothing.
+//
+// For calls body once per index through a function value, which the
+// compiler cannot inline; for a body of a few nanoseconds that call is a
+// good part of the cost, and ForRange, whose body loops over a piece
+// itself, is faster.
 func For(n int, body func(i int)) {
 	if body == nil {
 		panic("par.For: body is nil")
 	}
-	entered()
-	if n <= 0 {
-		return
-	}
-	if n == 1 || workers() == 1 {
-		defer rewrap()
-		for i := range n {
-			body(i)
-		}
-		return
-	}
-	loop(n, 1, func(_ *forkjoin.Worker, lo, hi int) {
-		for i := lo; i < hi; i++ {
-			body(i)
-		}
-	})
+	start(n, func(lo, hi int) { forEach(lo, hi, body) }).finish()
 }
 
 // ForRange calls body(lo, hi) on pieces that together cover [0, n) exactly
-// once, in parallel, splitting adaptively as For does. It is For for cheap
-// bodies: the loop over a piece is the caller's, with no call per index.
-// Called from a task, the pieces are about an eighth of n per worker, run
-// one after the other on the calling worker while no other worker is idle.
+// once, in parallel, as For does: the first pieces run in the calling
+// goroutine while they are timed, the rest on the pool, cut to the cost
+// measured. It is For for cheap bodies: the loop over a piece is the
+// caller's, with no call per index. The pieces have any length from 1.
 // n <= 0 does nothing.
 func ForRange(n int, body func(lo, hi int)) {
 	if body == nil {
 		panic("par.ForRange: body is nil")
 	}
-	entered()
-	if n <= 0 {
-		return
+	start(n, body).finish()
+}
+
+// forEach calls body(i) for i from lo to hi, four a round, so that no call
+// waits on the loop counter the one before it reloads.
+func forEach(lo, hi int, body func(i int)) {
+	i := lo
+	for ; i <= hi-4; i += 4 {
+		body(i)
+		body(i + 1)
+		body(i + 2)
+		body(i + 3)
 	}
-	if n == 1 || workers() == 1 {
-		defer rewrap()
-		body(0, n)
-		return
+	for ; i < hi; i++ {
+		body(i)
 	}
-	loop(n, (n+8*workers()-1)/(8*workers()), func(_ *forkjoin.Worker, lo, hi int) { body(lo, hi) })
 }

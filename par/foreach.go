@@ -110,7 +110,7 @@ func eachTask[E any](_ *forkjoin.Worker, a eachArg[E]) struct{} {
 	defer func() {
 		if v := recover(); v != nil {
 			a.stop.Store(true)
-			if pe, ok := v.(*forkjoin.PanicError); ok {
+			if pe, ok := v.(*forkjoin.PanicError); ok && pe != nil {
 				panic(pe)
 			}
 			panic(&forkjoin.PanicError{Value: v, Stack: debug.Stack()})

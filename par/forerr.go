@@ -118,7 +118,7 @@ func (g *errGroup) piece(w *forkjoin.Worker, lo, hi int, body func(context.Conte
 	defer func() {
 		if v := recover(); v != nil {
 			pe, ok := v.(*forkjoin.PanicError)
-			if !ok {
+			if !ok || pe == nil {
 				pe = &forkjoin.PanicError{Value: v, Stack: debug.Stack()}
 			}
 			g.fail(pe)

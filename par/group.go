@@ -190,7 +190,7 @@ func (g *Group) fail(err error) {
 // deferred function, so that the stack it takes still shows the panic.
 func (g *Group) failPanic(v any) {
 	pe, ok := v.(*forkjoin.PanicError)
-	if !ok {
+	if !ok || pe == nil {
 		pe = &forkjoin.PanicError{Value: v, Stack: debug.Stack()}
 	}
 	if isCancellation(pe) && g.ctx.Err() != nil {

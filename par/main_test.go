@@ -25,12 +25,17 @@ const childEnv = "PAR_TEST_CHILD"
 // leaks. Every pool a test makes itself is closed (newPool), and Close
 // returns once its workers have exited.
 func TestMain(m *testing.M) {
-	if v := os.Getenv(childEnv); v != "" {
-		if name, ok := strings.CutPrefix(v, "setdefault:"); ok {
-			setDefaultChild(name)
-		} else {
-			child()
-		}
+	v := os.Getenv(childEnv)
+	switch name, setDefault := strings.CutPrefix(v, "setdefault:"); {
+	case v == "":
+	case v == "scan":
+		scanChild()
+		os.Exit(0)
+	case setDefault:
+		setDefaultChild(name)
+		os.Exit(0)
+	default:
+		child()
 		os.Exit(0)
 	}
 	forkjoin.Default()

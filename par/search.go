@@ -6,49 +6,47 @@ import (
 	"github.com/fjkit/fjkit/forkjoin"
 )
 
-// searchBlock is how many elements a search task tests between looks at
-// whether another task has already settled the answer: a look is one atomic
-// load, and a block bounds the calls of f wasted after the answer is known.
+// searchBlock is how many elements a search piece tests between looks at
+// whether another piece has already settled the answer: a look is one
+// atomic load, and a block bounds the calls of f wasted after the answer
+// is known.
 const searchBlock = 256
 
 // IndexFunc returns the lowest index i with f(s[i]) true, or -1 if there is
-// none, as slices.IndexFunc does. Pieces of s are searched in parallel;
-// once an index is found, no task tests elements past it (each stops at its
-// next block), so a hit early in s ends the search early. f is called
-// concurrently, and may be called on elements after the answer.
+// none, as slices.IndexFunc does. It starts serially, from index 0, and
+// goes parallel only when the rest of s is long enough to pay for it (see
+// the package doc), so a hit near the start is found without a trip to the
+// pool. Once an index is found, no piece tests elements past it (each
+// stops at its next block). f is called concurrently, and may be called on
+// elements after the answer.
 func IndexFunc[S ~[]E, E any](s S, f func(E) bool) int {
 	if f == nil {
 		panic("par.IndexFunc: f is nil")
 	}
-	if serial(len(s)) {
-		defer rewrap()
-		for i, x := range s {
-			if f(x) {
-				return i
-			}
-		}
-		return -1
-	}
 	// best is the lowest index found so far, len(s) while none is.
 	var best atomic.Int64
 	best.Store(int64(len(s)))
-	run(func(w *forkjoin.Worker) {
-		forkjoin.ForRange(w, 0, len(s), 0, func(_ *forkjoin.Worker, lo, hi int) {
+	found := func() bool { return best.Load() < int64(len(s)) }
+	p := startUntil(len(s), func(lo, hi int) {
+		if i := index(s[lo:hi], f); i >= 0 {
+			best.Store(int64(lo + i))
+		}
+	}, found)
+	if p.parallel() {
+		p.finishOn(nil, func(_ *forkjoin.Worker, lo, hi int) {
 			for b := lo; b < hi; b += searchBlock {
 				if best.Load() <= int64(b) {
 					return // a lower index is known: nothing here can win
 				}
-				for i, x := range s[b:min(b+searchBlock, hi)] {
-					if f(x) {
-						lower(&best, int64(b+i))
-						return
-					}
+				if i := index(s[b:min(b+searchBlock, hi)], f); i >= 0 {
+					lower(&best, int64(b+i))
+					return
 				}
 			}
 		})
-	})
-	if i := int(best.Load()); i < len(s) {
-		return i
+	}
+	if found() {
+		return int(best.Load())
 	}
 	return -1
 }
@@ -63,38 +61,60 @@ func lower(v *atomic.Int64, x int64) {
 	}
 }
 
-// ContainsFunc reports whether f(x) is true for some element x of s. Pieces
-// of s are searched in parallel, and every task stops at its next block once
-// any task finds an element: the first hit in time ends the search, wherever
-// it is in s. f is called concurrently.
+// ContainsFunc reports whether f(x) is true for some element x of s. It
+// starts serially and goes parallel as IndexFunc does; every piece stops at
+// its next block once any piece finds an element, so the first hit in time
+// ends the search, wherever it is in s. f is called concurrently.
 func ContainsFunc[S ~[]E, E any](s S, f func(E) bool) bool {
 	if f == nil {
 		panic("par.ContainsFunc: f is nil")
 	}
-	if serial(len(s)) {
-		defer rewrap()
-		for _, x := range s {
-			if f(x) {
-				return true
-			}
-		}
-		return false
-	}
 	var found atomic.Bool
-	run(func(w *forkjoin.Worker) {
-		forkjoin.ForRange(w, 0, len(s), 0, func(_ *forkjoin.Worker, lo, hi int) {
+	p := startUntil(len(s), func(lo, hi int) {
+		if index(s[lo:hi], f) >= 0 {
+			found.Store(true)
+		}
+	}, found.Load)
+	if p.parallel() {
+		p.finishOn(nil, func(_ *forkjoin.Worker, lo, hi int) {
 			for b := lo; b < hi; b += searchBlock {
 				if found.Load() {
 					return
 				}
-				for _, x := range s[b:min(b+searchBlock, hi)] {
-					if f(x) {
-						found.Store(true)
-						return
-					}
+				if index(s[b:min(b+searchBlock, hi)], f) >= 0 {
+					found.Store(true)
+					return
 				}
 			}
 		})
-	})
+	}
 	return found.Load()
+}
+
+// index returns the lowest i with f(s[i]), or -1. It calls f on four
+// elements a round and looks at the answers together, so that no call
+// waits on a branch or a reload of the loop counter; f may therefore be
+// called on up to three elements past the answer.
+func index[E any](s []E, f func(E) bool) int {
+	i := 0
+	for ; i+4 <= len(s); i += 4 {
+		x := (*[4]E)(s[i : i+4]) // one bounds check a round
+		if b0, b1, b2, b3 := f(x[0]), f(x[1]), f(x[2]), f(x[3]); b0 || b1 || b2 || b3 {
+			switch {
+			case b0:
+				return i
+			case b1:
+				return i + 1
+			case b2:
+				return i + 2
+			}
+			return i + 3
+		}
+	}
+	for ; i < len(s); i++ {
+		if f(s[i]) {
+			return i
+		}
+	}
+	return -1
 }

@@ -283,13 +283,21 @@ func floatBits(f float64) uint64 {
 	return b | 1<<63
 }
 
+// chunking cuts n items into k pieces of nearly equal length.
+type chunking struct{ n, k int }
+
+// bounds returns piece c, [lo, hi). n*c cannot overflow: k is small and n a
+// slice length.
+func (ch chunking) bounds(c int) (lo, hi int) { return c * ch.n / ch.k, (c + 1) * ch.n / ch.k }
+
 // piecesOf is how many pieces a pass of SortByKey over n elements is cut
-// into: one serially, else a few per worker of at least 1<<14 elements.
+// into: one serially, else up to four per worker (so that the others
+// balance a slow one) of at least 1<<14 elements.
 func piecesOf(w *forkjoin.Worker, n int) int {
 	if w == nil {
 		return 1
 	}
-	return max(1, min(n>>14, maxChunksPerWorker*w.Pool().Workers()))
+	return max(1, min(n>>14, 4*w.Pool().Workers()))
 }
 
 // eachPiece calls body for every piece of ch, in parallel on w's pool, or

@@ -10,7 +10,7 @@ import (
 // Each comes in two forms:
 //
 //   - flat: n independent tasks, started from one loop and waited for together
-//     (the seed workload, the row blocks of a matrix product). A worker-capped
+//     (the tiny-tasks experiment, the row blocks of a matrix product). A worker-capped
 //     pool is fine here: the loop that blocks on the cap is not itself a task.
 //
 //   - recursive: a task forks children and waits for them. Forking through a
@@ -133,10 +133,7 @@ const cappedNote = "Note: chanpool and errgroup fork recursively here, and a rec
 // measureRecursive measures the recursive baselines on body: one goroutine per
 // fork, then the idle-or-inline channel pool and errgroup at every worker count.
 func measureRecursive(b *bench, base Result, workers []int, prepare func(), body func(f forker) uint64) ([]Result, error) {
-	r, err := b.measure(base, contender{scheduler: "goroutines", prepare: prepare, work: func() uint64 { return body(goForker{}) }})
-	if err != nil {
-		return nil, err
-	}
+	r, _ := b.measure(base, contender{scheduler: "goroutines", prepare: prepare, work: func() uint64 { return body(goForker{}) }})
 	rs, err := measurePools(b, base, workers, prepare,
 		func(p *chanPool) uint64 { return body(poolForker{p}) },
 		func(w int) uint64 {
@@ -152,18 +149,12 @@ func measureRecursive(b *bench, base Result, workers []int, prepare func(), body
 // finish, which returns the checksum: the channel pool and errgroup at every
 // worker count, then one goroutine per task.
 func measureFlat(b *bench, base Result, workers []int, prepare func(), n int, task func(i int), finish func() uint64) ([]Result, error) {
-	out, err := measurePools(b, base, workers, prepare,
+	out, _ := measurePools(b, base, workers, prepare,
 		func(p *chanPool) uint64 { p.flat(n, task); return finish() },
 		func(w int) uint64 { flatErrgroup(w, n, task); return finish() })
-	if err != nil {
-		return out, err
-	}
 	r, err := b.measure(base, contender{scheduler: "goroutines", prepare: prepare,
 		work: func() uint64 { flatGoroutines(n, task); return finish() }})
-	if err != nil {
-		return out, err
-	}
-	return append(out, r), nil
+	return append(out, r), err
 }
 
 // measurePools measures a channel pool (onPool runs the work on one) and
@@ -173,21 +164,13 @@ func measurePools(b *bench, base Result, workers []int, prepare func(), onPool f
 	var out []Result
 	for _, w := range workers {
 		p := newChanPool(w)
-		r, err := b.measure(base, contender{scheduler: "chanpool", workers: w, prepare: prepare,
-			work: func() uint64 { return onPool(p) }})
+		r, _ := b.measure(base, contender{scheduler: "chanpool", workers: w, prepare: prepare, work: func() uint64 { return onPool(p) }})
 		p.close()
-		if err != nil {
-			return out, err
-		}
 		out = append(out, r)
 	}
 	for _, w := range workers {
-		r, err := b.measure(base, contender{scheduler: "errgroup", workers: w, prepare: prepare,
-			work: func() uint64 { return onGroup(w) }})
-		if err != nil {
-			return out, err
-		}
+		r, _ := b.measure(base, contender{scheduler: "errgroup", workers: w, prepare: prepare, work: func() uint64 { return onGroup(w) }})
 		out = append(out, r)
 	}
-	return out, nil
+	return out, b.err
 }

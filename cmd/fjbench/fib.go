@@ -49,19 +49,8 @@ func runFib(cfg *config, b *bench) (Section, error) {
 	sec := Section{Name: "fib", Notes: []string{cappedNote}}
 	base := Result{Scenario: "fib", Params: []Param{{"n", strconv.Itoa(n)}, {"cutoff", strconv.Itoa(cutoff)}},
 		Work: fibCalls(n), Unit: "calls"}
-	r, err := b.measure(base, contender{scheduler: "serial", work: func() uint64 { return algos.FibSerial(n) }})
-	if err != nil {
-		return sec, err
-	}
-	sec.Results = append(sec.Results, r)
-	rs, err := measureOurs(b, base, cfg.modes, cfg.workers, "", nil, func(w *forkjoin.Worker) uint64 {
-		return algos.Fib(w, n, cutoff)
-	})
-	sec.Results = append(sec.Results, rs...)
-	if err != nil {
-		return sec, err
-	}
-	rs, err = measureRecursive(b, base, cfg.workers, nil, func(f forker) uint64 { return fibFork(f, n, cutoff) })
-	sec.Results = append(sec.Results, rs...)
-	return sec, err
+	sec.add(b.measureOne(base, contender{scheduler: "serial", work: func() uint64 { return algos.FibSerial(n) }}))
+	sec.add(measureOurs(b, base, cfg.modes, cfg.workers, "", nil, func(w *forkjoin.Worker) uint64 { return algos.Fib(w, n, cutoff) }))
+	sec.add(measureRecursive(b, base, cfg.workers, nil, func(f forker) uint64 { return fibFork(f, n, cutoff) }))
+	return sec, b.err
 }

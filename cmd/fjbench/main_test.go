@@ -2,17 +2,14 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"encoding/xml"
 	"image/png"
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
-	"strconv"
+	"runtime"
 	"strings"
 	"testing"
-	"time"
 )
 
 func TestFlagErrors(t *testing.T) {
@@ -26,7 +23,7 @@ func TestFlagErrors(t *testing.T) {
 		{[]string{"-workers", "0"}, `-workers: "0" is not a positive integer`},
 		{[]string{"-weights", ""}, `-weights: "" is not a positive integer`},
 		{[]string{"-mode", "fast"}, `-mode must be ws, shared or both, not "fast"`},
-		{[]string{"-format", "xml"}, `-format must be one of table, csv, json, bench, not "xml"`},
+		{[]string{"-format", "xml"}, `-format must be table or bench, not "xml"`},
 		{[]string{"-runs", "0"}, "-runs must be at least 1"},
 		{[]string{"-rounds", "0"}, "-rounds must be at least 1"},
 		{[]string{"-tasks", "0"}, "-tasks must be at least 1"},
@@ -34,25 +31,23 @@ func TestFlagErrors(t *testing.T) {
 		{[]string{"-n", "-3"}, "must not be negative"},
 		{[]string{"fib", "-workers", "4", "-plot", "x.svg"}, "-plot needs at least two -workers counts"},
 		{[]string{"all", "-n", "10"}, "give them with one subcommand"},
-		{[]string{"seed", "extra"}, `unexpected argument "extra"`},
-		{[]string{"-runs", "2", "seed", "fib"}, `unexpected argument "fib"`},
+		{[]string{"tiny", "extra"}, `unexpected argument "extra"`},
+		{[]string{"-runs", "2", "tiny", "fib"}, `unexpected argument "fib"`},
 		{[]string{"-runs"}, "flag needs an argument: -runs"},
+		{[]string{"sort", "-input", "zigzag"}, `zigzag`},
 		{[]string{"serve", "-clients", "0"}, "-clients must be at least 1"},
 		{[]string{"serve", "-deadline", "0s"}, "-deadline and -duration must be positive"},
 		{[]string{"serve", "-plot", "x.svg"}, "-plot with serve needs -workers"},
 		{[]string{"treesum", "-n", "3000000000"}, "treesum: -n 3000000000: must be below 2^31-1"},
-		{[]string{"-tasks", "3000000000"}, "seed: -tasks 3000000000: must be at most 2^31-1"},
+		{[]string{"-tasks", "3000000000"}, "tiny: -tasks 3000000000: must be at most 2^31-1"},
 	} {
 		var stdout, stderr bytes.Buffer
 		code := run(tc.args, &stdout, &stderr)
-		if code != 2 {
-			t.Errorf("run(%q) = %d, want 2", tc.args, code)
+		if code != 2 || stdout.Len() != 0 {
+			t.Errorf("run(%q) = %d with stdout %q, want 2 and nothing", tc.args, code, stdout.String())
 		}
 		if !strings.Contains(stderr.String(), tc.msg) || !strings.Contains(stderr.String(), "usage: fjbench") {
 			t.Errorf("run(%q) stderr = %q, want it to contain %q and the usage", tc.args, stderr.String(), tc.msg)
-		}
-		if stdout.Len() != 0 {
-			t.Errorf("run(%q) wrote to stdout: %q", tc.args, stdout.String())
 		}
 	}
 }
@@ -71,9 +66,100 @@ func TestHelp(t *testing.T) {
 	}
 }
 
-func TestPlotFiles(t *testing.T) {
+// smoke measures a command line in-process with two timed runs per row.
+func smoke(t *testing.T, args ...string) *Report {
+	t.Helper()
+	cfg, todo, err := parseArgs(append(args, "-runs", "2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := measureAll(cfg, todo, &bench{runs: cfg.runs})
+	if err != nil {
+		t.Fatalf("fjbench %q: %v", args, err)
+	}
+	if u := rep.Env.UsableBefore; u <= 0 || u > float64(runtime.GOMAXPROCS(0)) {
+		t.Errorf("usable cores %v, want in (0, GOMAXPROCS]", u)
+	}
+	return rep
+}
+
+// checkSmoke asserts that every result has as many runs as -runs asked, that
+// want (if not empty) is the checksum of the group named by its key (measure
+// and checkGroups already hold every row of a group to one checksum), that
+// every scheduler in scheds was measured, and that every scheduler measured
+// has a doc.
+func checkSmoke(t *testing.T, rep *Report, runs int, want map[string]uint64, scheds ...string) {
+	t.Helper()
+	seen := map[string]bool{}
+	for _, sec := range rep.Sections {
+		for _, r := range sec.Results {
+			seen[r.Scheduler] = true
+			if len(r.Durations) != runs {
+				t.Errorf("%s %s w=%d: %d runs, want %d", r.group(), r.Scheduler, r.Workers, len(r.Durations), runs)
+			}
+			if c, ok := want[r.group()]; ok && r.Checksum != c {
+				t.Errorf("%s %s w=%d: checksum %s, want %s", r.group(), r.Scheduler, r.Workers, fmtChecksum(r.Checksum), fmtChecksum(c))
+			}
+			if schedulerDoc(r.Scheduler) == "" {
+				t.Errorf("scheduler %s is not in the list of schedulers", r.Scheduler)
+			}
+		}
+	}
+	for _, s := range scheds {
+		if !seen[s] {
+			t.Errorf("scheduler %s was not measured", s)
+		}
+	}
+}
+
+// -rounds measures the subcommand that many times in turn and pools the
+// runs; serve ignores it.
+func TestRoundsPoolRuns(t *testing.T) {
+	rep := smoke(t, "tiny", "-tasks", "2000", "-weights", "4,20", "-workers", "1,2", "-sweep", "1,2", "-rounds", "2")
+	checkSmoke(t, rep, 4, nil)
+	if n := len(rep.Sections[0].Extra); n != 2 {
+		t.Errorf("tiny with -rounds 2 has %d tables of its own, want the verdicts and the sweep once", n)
+	}
+	rep = smoke(t, "serve", "-duration", "20ms", "-clients", "2", "-n", "1000", "-workers", "1", "-rounds", "3")
+	checkSmoke(t, rep, 1, nil, "ws")
+}
+
+// The bench format, a chart and a CPU profile from one command line.
+func TestBenchFormatPlotAndProfile(t *testing.T) {
+	var stdout, stderr bytes.Buffer
 	dir := t.TempDir()
-	svg := filepath.Join(dir, "out.svg")
+	svg, prof := filepath.Join(dir, "tiny.svg"), filepath.Join(dir, "cpu.prof")
+	args := []string{"-tasks", "500", "-weights", "4", "-workers", "1,2", "-runs", "2", "-mode", "ws", "-format", "bench",
+		"-plot", svg, "-cpuprofile", prof}
+	if code := run(args, &stdout, &stderr); code != 0 {
+		t.Fatalf("run(%q) = %d, stderr:\n%s", args, code, stderr.String())
+	}
+	if stderr.Len() != 0 {
+		t.Errorf("run(%q) wrote to stderr, which is not a terminal: %q", args, stderr.String())
+	}
+	out := stdout.String()
+	for _, want := range []string{"BenchmarkTiny/ws-spawn/w=2/weight=4\t1\t", "BenchmarkTiny/serial/weight=4\t1\t", " tasks/s\t", " steals/op\t"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("bench output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "/shared-") {
+		t.Errorf("-mode ws measured the shared queue:\n%s", out)
+	}
+	if n := strings.Count(out, "BenchmarkTiny/ws-spawn/w=1/weight=4\t"); n != 2 {
+		t.Errorf("%d lines for ws-spawn w=1, want one per run (2)", n)
+	}
+	if data, err := os.ReadFile(svg); err != nil || !bytes.Contains(data, []byte("tiny weight=4: speed-up")) {
+		t.Errorf("-plot %s: %v, %.40q", svg, err, data)
+	}
+	// A CPU profile is gzip-compressed protobuf: it starts with gzip's magic.
+	if data, err := os.ReadFile(prof); err != nil || !bytes.HasPrefix(data, []byte{0x1f, 0x8b}) {
+		t.Errorf("-cpuprofile %s: %v, %.8q", prof, err, data)
+	}
+}
+
+func TestPlotFiles(t *testing.T) {
+	svg := filepath.Join(t.TempDir(), "out.svg")
 	if err := writePlotFile(svg, fixedReport()); err != nil {
 		t.Fatal(err)
 	}
@@ -96,205 +182,29 @@ func TestPlotFiles(t *testing.T) {
 			root = se.Name.Local
 		}
 	}
-	if root != "svg" {
-		t.Fatalf("%s: root element %q, want svg", svg, root)
+	if root != "svg" || !bytes.Contains(data, []byte("tiny weight=4: speed-up")) {
+		t.Fatalf("%s: root element %q, want svg with the chart title", svg, root)
 	}
-	if !bytes.Contains(data, []byte("seed weight=4: speed-up")) {
-		t.Errorf("%s lacks the chart title", svg)
-	}
-	if bytes.Contains(data, []byte("work stealing over shared queue")) {
-		t.Errorf("%s has a ratio chart, but only one group has both schedulers", svg)
-	}
-
-	// With a second group that has both schedulers, the ratio row appears.
+	// With two groups that have both compared schedulers, the ratio row appears.
 	rep := fixedReport()
-	more := rep.Sections[0].Results
-	for _, r := range more {
-		if r.param("weight") == "4" && (r.Scheduler == "ws" || r.Scheduler == "shared") {
-			r.Params = []Param{{"weight", "20"}}
-			rep.Sections[0].Results = append(rep.Sections[0].Results, r)
-		}
+	rep.Sections[0].Compare = [2]string{"ws-spawn", "shared-spawn"}
+	for _, r := range rep.Sections[0].Results[1:5] {
+		r.Params = []Param{{"weight", "20"}}
+		rep.Sections[0].Results = append(rep.Sections[0].Results, r)
 	}
 	var buf bytes.Buffer
-	if err := writePlot(&buf, ".svg", rep); err != nil {
+	if err := writePlot(&buf, ".png", rep); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"seed: work stealing over shared queue", "lock waits per 1000 tasks", "weight=20"} {
-		if !bytes.Contains(buf.Bytes(), []byte(want)) {
-			t.Errorf("the chart of two groups with both schedulers lacks %q", want)
-		}
-	}
-
-	pngPath := filepath.Join(dir, "out.png")
-	if err := writePlotFile(pngPath, fixedReport()); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(pngPath)
+	img, err := png.Decode(&buf)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("the PNG does not decode: %v", err)
 	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatalf("%s does not decode as PNG: %v", pngPath, err)
+	if b := img.Bounds(); b.Dx() < 500 || b.Dy() < 3*200 {
+		t.Errorf("the PNG is %v, too small for three rows of charts", b)
 	}
-	if b := img.Bounds(); b.Dx() < 500 || b.Dy() < 200 {
-		t.Errorf("%s is %v, too small for two charts", pngPath, b)
-	}
-}
-
-func TestPlotNeedsSomethingToPlot(t *testing.T) {
-	rep := &Report{Sections: []Section{{Results: []Result{{Scenario: "x", Scheduler: "serial", Work: 1}}}}}
-	if err := writePlot(io.Discard, ".svg", rep); err == nil {
+	err = writePlot(io.Discard, ".svg", &Report{Sections: []Section{{Results: []Result{{Scenario: "x", Scheduler: "serial", Work: 1}}}}})
+	if err == nil {
 		t.Error("writePlot drew a report with no worker counts to vary")
-	}
-}
-
-// smoke runs fjbench on tiny sizes with two timed runs and returns its JSON report.
-func smoke(t *testing.T, args ...string) jsonReport {
-	t.Helper()
-	return smokeJSON(t, append(args, "-runs", "2")...)
-}
-
-// smokeJSON runs fjbench with args and returns its JSON report.
-func smokeJSON(t *testing.T, args ...string) jsonReport {
-	t.Helper()
-	var stdout, stderr bytes.Buffer
-	args = append(args, "-format", "json")
-	if code := run(args, &stdout, &stderr); code != 0 {
-		t.Fatalf("run(%q) = %d, stderr:\n%s", args, code, stderr.String())
-	}
-	if stderr.Len() != 0 {
-		t.Errorf("run(%q) wrote to stderr, which is not a terminal: %q", args, stderr.String())
-	}
-	var rep jsonReport
-	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil {
-		t.Fatalf("run(%q): output is not JSON: %v", args, err)
-	}
-	return rep
-}
-
-// checkSmoke asserts that every group agrees on the checksum, that want (if
-// not empty) is that checksum for the group named by its key, and that every
-// scheduler in scheds was measured.
-func checkSmoke(t *testing.T, rep jsonReport, want map[string]string, scheds ...string) {
-	t.Helper()
-	groups := map[string]string{}
-	seen := map[string]bool{}
-	for _, r := range rep.Results {
-		seen[r.Scheduler] = true
-		if len(r.RunsNs) != 2 || r.MedianNs <= 0 {
-			t.Errorf("%s %v %s w=%d: runs %v, median %v; want 2 runs and a positive median", r.Scenario, r.Params, r.Scheduler, r.Workers, r.RunsNs, r.MedianNs)
-		}
-		key := r.Scenario
-		for _, k := range []string{"weight", "n", "cutoff", "algo"} {
-			if v, ok := r.Params[k]; ok {
-				key += " " + k + "=" + v
-			}
-		}
-		if c, ok := groups[key]; ok && c != r.Checksum {
-			t.Errorf("%s: %s w=%d checksum %s, others %s", key, r.Scheduler, r.Workers, r.Checksum, c)
-		}
-		groups[key] = r.Checksum
-	}
-	for k, c := range want {
-		if groups[k] != c {
-			t.Errorf("%s: checksum %s, want %s", k, groups[k], c)
-		}
-	}
-	for _, s := range scheds {
-		if !seen[s] {
-			t.Errorf("scheduler %s was not measured", s)
-		}
-	}
-}
-
-func TestSmokeSeed(t *testing.T) {
-	const tasks = 3000
-	rep := smoke(t, "seed", "-tasks", "3000", "-weights", "4,20", "-workers", "1,3", "-sweep", "1,2")
-	want := map[string]string{}
-	for _, weight := range []int{4, 20} {
-		var sum uint64
-		for i := range tasks {
-			sum += seedTask(uint64(i), weight)
-		}
-		want["seed weight="+strconv.Itoa(weight)] = fmtChecksum(sum)
-	}
-	var scheds []string
-	for _, row := range seedRows {
-		scheds = append(scheds, row.sched)
-	}
-	checkSmoke(t, rep, want, scheds...)
-	// The weight sweep measures the seeds' ports and the single producer only.
-	for _, r := range rep.Results {
-		if r.Params["weight"] == "20" && !slices.Contains([]string{"serial", "seeds-ws", "seeds-shared", "ws", "shared"}, r.Scheduler) {
-			t.Errorf("the sweep measured %s", r.Scheduler)
-		}
-	}
-	if len(rep.Sections) != 1 {
-		t.Fatalf("seed report has %d sections, want 1", len(rep.Sections))
-	}
-	text := strings.Join(rep.Sections[0].Summary, "\n\n")
-	for _, want := range []string{"The seeds' own design, ported to Go", "Our runtime, which creates every task",
-		"- A fixed-grain loop (ForRange, grain 1):", "Where our runtime loses", "By weight (single producer):"} {
-		if !strings.Contains(text, want) {
-			t.Errorf("seed summary lacks %q:\n%s", want, text)
-		}
-	}
-
-	// The table output shows every scheduler in the one seed table, with
-	// how its tasks reach the workers, and no per-scheduler tables.
-	var stdout, stderr bytes.Buffer
-	args := []string{"seed", "-tasks", "2000", "-weights", "4", "-workers", "1,2", "-runs", "1"}
-	if code := run(args, &stdout, &stderr); code != 0 {
-		t.Fatalf("run(%q) = %d, stderr:\n%s", args, code, stderr.String())
-	}
-	out := stdout.String()
-	for _, row := range seedRows {
-		if !strings.Contains(out, "| "+row.sched+" ") || !strings.Contains(out, row.how) {
-			t.Errorf("seed table lacks the row of %s (%s):\n%s", row.sched, row.how, out)
-		}
-	}
-	if strings.Contains(out, "### seed weight=4 — ws (") {
-		t.Errorf("seed output still has per-scheduler tables:\n%s", out)
-	}
-}
-
-// -rounds measures the subcommand that many times in turn and pools the runs:
-// every row has rounds × runs timed runs, the seed's own tables and reading
-// are made once from all of them, and serve ignores it.
-func TestRoundsPoolRuns(t *testing.T) {
-	rep := smokeJSON(t, "seed", "-tasks", "2000", "-weights", "4,20", "-workers", "1,2", "-sweep", "1,2", "-runs", "1", "-rounds", "2")
-	for _, r := range rep.Results {
-		if len(r.RunsNs) != 2 {
-			t.Errorf("%s %v %s w=%d: %d runs with -runs 1 -rounds 2, want 2", r.Scenario, r.Params, r.Scheduler, r.Workers, len(r.RunsNs))
-		}
-	}
-	if len(rep.Sections) != 1 {
-		t.Fatalf("seed report has %d sections, want 1", len(rep.Sections))
-	}
-	text := strings.Join(rep.Sections[0].Summary, "\n\n")
-	if n := strings.Count(text, "The seeds' own design, ported to Go"); n != 1 {
-		t.Errorf("the seed's reading appears %d times with -rounds 2, want once:\n%s", n, text)
-	}
-	rep = smokeJSON(t, "serve", "-duration", "20ms", "-clients", "2", "-n", "1000", "-workers", "1", "-rounds", "3")
-	if len(rep.Sections) != 1 {
-		t.Fatalf("serve report has %d sections, want 1", len(rep.Sections))
-	}
-}
-
-// A later round that computed another checksum fails the measurement.
-func TestMergeRoundCatchesAChangedChecksum(t *testing.T) {
-	row := Result{Scenario: "fib", Params: []Param{{"n", "10"}}, Scheduler: "ws", Workers: 2, Checksum: 55, Durations: []time.Duration{1}}
-	sec := Section{Results: []Result{row}}
-	later := row
-	later.Checksum = 56
-	if err := mergeRound(&sec, &Section{Results: []Result{later}}); err == nil || !strings.Contains(err.Error(), "checksum") {
-		t.Errorf("mergeRound with a changed checksum: %v, want a checksum error", err)
-	}
-	later = row
-	later.Durations = []time.Duration{2}
-	if err := mergeRound(&sec, &Section{Results: []Result{later}}); err != nil || len(sec.Results[0].Durations) != 2 {
-		t.Errorf("mergeRound of an equal row: %v, durations %v; want both runs", err, sec.Results[0].Durations)
 	}
 }

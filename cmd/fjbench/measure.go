@@ -3,7 +3,10 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"time"
+
+	"github.com/fjkit/fjkit/forkjoin"
 )
 
 // measureRounds runs scenario s cfg.rounds times in turn (once if s.once)
@@ -58,16 +61,19 @@ func mergeRound(sec, next *Section) error {
 // contender is one scheduler at one worker count, ready to run a scenario's work.
 type contender struct {
 	scheduler string
-	workers   int             // 0: the scheduler has no worker count
-	prepare   func()          // untimed, before every run (fresh input, reset counters)
-	work      func() uint64   // timed; returns the checksum of the work it did
-	counters  func() Counters // untimed, after every timed run; nil if none
+	workers   int                   // 0: the scheduler has no worker count
+	prepare   func()                // untimed, before every run (fresh input, reset counters)
+	work      func() uint64         // timed; returns the checksum of the work it did
+	counters  func() forkjoin.Stats // untimed, after every timed run; nil if none
 }
 
-// bench runs contenders: a warm-up, then runs timed runs each.
+// bench runs contenders: a warm-up, then runs timed runs each. Its first
+// error (a checksum that changed) is kept, and every later measurement
+// returns it at once, so that a scenario measures on and reports it at the end.
 type bench struct {
 	runs     int
 	progress io.Writer // nil unless stderr is a terminal
+	err      error
 }
 
 // measure runs c once untimed to warm caches, the pool and the heap, then
@@ -75,44 +81,51 @@ type bench struct {
 // warm-up's: a scheduler that drops or repeats a task shows up here.
 func (b *bench) measure(base Result, c contender) (Result, error) {
 	r := base
-	r.Params = append([]Param(nil), base.Params...)
+	r.Params = slices.Clone(base.Params)
 	r.Scheduler, r.Workers = c.scheduler, c.workers
 	label := r.group() + " " + c.scheduler
 	if c.workers > 0 {
 		label += fmt.Sprintf(" w=%d", c.workers)
 	}
-	if c.prepare != nil {
-		c.prepare()
-	}
-	b.show("%s: warm-up", label)
-	want := c.work()
-	for i := range b.runs {
+	for i := 0; i <= b.runs && b.err == nil; i++ {
 		if c.prepare != nil {
 			c.prepare()
 		}
-		b.show("%s: run %d/%d", label, i+1, b.runs)
+		b.show("%s: run %d/%d", label, i, b.runs) // run 0 is the warm-up
 		start := time.Now()
 		got := c.work()
 		d := time.Since(start)
-		if got != want {
-			return r, fmt.Errorf("%s: checksum %s in run %d, %s in the warm-up", label, fmtChecksum(got), i+1, fmtChecksum(want))
-		}
-		r.Durations = append(r.Durations, d)
-		if c.counters != nil {
-			r.Counters = append(r.Counters, c.counters())
+		switch {
+		case i == 0:
+			r.Checksum = got
+		case got != r.Checksum:
+			b.err = fmt.Errorf("%s: checksum %s in run %d, %s in the warm-up", label, fmtChecksum(got), i, fmtChecksum(r.Checksum))
+		default:
+			r.Durations = append(r.Durations, d)
+			if c.counters != nil {
+				r.Counters = append(r.Counters, c.counters())
+			}
 		}
 	}
-	r.Checksum = want
 	b.show("")
-	return r, nil
+	return r, b.err
 }
+
+// measureOne is measure for callers that collect a slice of results.
+func (b *bench) measureOne(base Result, c contender) ([]Result, error) {
+	r, err := b.measure(base, c)
+	return []Result{r}, err
+}
+
+// add appends what a measurement returned to the section; the bench keeps
+// its error, which the scenario returns at the end.
+func (s *Section) add(rs []Result, _ error) { s.Results = append(s.Results, rs...) }
 
 // show rewrites the progress line on a terminal; "" clears it.
 func (b *bench) show(format string, args ...any) {
-	if b.progress == nil {
-		return
+	if b.progress != nil {
+		fmt.Fprintf(b.progress, "\r\033[K"+format, args...)
 	}
-	fmt.Fprintf(b.progress, "\r\033[K"+format, args...)
 }
 
 // checkGroups insists that every result of a group did the same work: equal
@@ -121,8 +134,7 @@ func checkGroups(rs []Result) error {
 	for _, g := range groupsOf(rs) {
 		ref := &rs[g[0]]
 		for _, i := range g[1:] {
-			r := &rs[i]
-			if r.Checksum != ref.Checksum {
+			if r := &rs[i]; r.Checksum != ref.Checksum {
 				return fmt.Errorf("%s: %s w=%d computed checksum %s, %s w=%d computed %s",
 					r.group(), r.Scheduler, r.Workers, fmtChecksum(r.Checksum),
 					ref.Scheduler, ref.Workers, fmtChecksum(ref.Checksum))
@@ -132,11 +144,28 @@ func checkGroups(rs []Result) error {
 	return nil
 }
 
-// measureOne is measure for callers that collect a slice of results.
-func (b *bench) measureOne(base Result, c contender) ([]Result, error) {
-	r, err := b.measure(base, c)
-	if err != nil {
-		return nil, err
+// measureOurs measures body on an fjkit pool for every mode and worker
+// count: a fresh pool per measurement, its counters reset before every run
+// and read after it. prepare (may be nil) runs untimed before every run;
+// the scheduler is named mode+suffix ("ws", "shared-merge").
+func measureOurs(b *bench, base Result, modeNames []string, workers []int, suffix string, prepare func(), body func(w *forkjoin.Worker) uint64) ([]Result, error) {
+	var out []Result
+	for _, mode := range modeNames {
+		for _, n := range workers {
+			p := forkjoin.New(forkjoin.Workers(n), forkjoin.WithMode(modes[mode].mode))
+			r, _ := b.measure(base, contender{scheduler: mode + suffix, workers: n,
+				prepare: func() {
+					if prepare != nil {
+						prepare()
+					}
+					p.ResetStats()
+				},
+				work:     func() uint64 { return forkjoin.Invoke(p, body) },
+				counters: p.Stats,
+			})
+			p.Close()
+			out = append(out, r)
+		}
 	}
-	return []Result{r}, nil
+	return out, b.err
 }

@@ -19,7 +19,7 @@ if [ -n "$(git status --porcelain -- forkjoin wsdeque algos cmd/fjbench 2>/dev/n
 fi
 # serve measures one pool (GOMAXPROCS workers) unless given -workers, so it
 # has no worker axis to chart.
-for c in seed fib sort matmul uts nqueens treesum serve; do
+for c in tiny fib sort matmul uts nqueens treesum serve; do
 	echo "fjbench $c ..." >&2
 	before=$(cut -d' ' -f1 /proc/loadavg)
 	start=$(date +%s)

@@ -62,19 +62,8 @@ func runNQueens(cfg *config, b *bench) (Section, error) {
 	base := Result{Scenario: "nqueens", Params: []Param{{"n", strconv.Itoa(n)}, {"cutoff", strconv.Itoa(depth)}}, Unit: "solutions"}
 	ref := algos.NQueensSerial(n)
 	base.Work = float64(ref)
-	r, err := b.measure(base, contender{scheduler: "serial", work: func() uint64 { return uint64(algos.NQueensSerial(n)) }})
-	if err != nil {
-		return sec, err
-	}
-	sec.Results = append(sec.Results, r)
-	rs, err := measureOurs(b, base, cfg.modes, cfg.workers, "", nil, func(w *forkjoin.Worker) uint64 {
-		return uint64(algos.NQueens(w, n))
-	})
-	sec.Results = append(sec.Results, rs...)
-	if err != nil {
-		return sec, err
-	}
-	rs, err = measureRecursive(b, base, cfg.workers, nil, func(f forker) uint64 { return queensFork(f, n, depth) })
-	sec.Results = append(sec.Results, rs...)
-	return sec, err
+	sec.add(b.measureOne(base, contender{scheduler: "serial", work: func() uint64 { return uint64(algos.NQueensSerial(n)) }}))
+	sec.add(measureOurs(b, base, cfg.modes, cfg.workers, "", nil, func(w *forkjoin.Worker) uint64 { return uint64(algos.NQueens(w, n)) }))
+	sec.add(measureRecursive(b, base, cfg.workers, nil, func(f forker) uint64 { return queensFork(f, n, depth) }))
+	return sec, b.err
 }

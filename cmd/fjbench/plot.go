@@ -33,9 +33,9 @@ func writePlotFile(path string, rep *Report) error {
 }
 
 // writePlot draws one row per group that has a worker count to vary: on the
-// left each scheduler's speed-up over its own fewest workers (the seeds'
-// measure: does adding workers help?), on the right the throughput, with the
-// baselines that have no worker count as flat lines.
+// left each scheduler's speed-up over its own fewest workers (does adding
+// workers help?), on the right the throughput, with the baselines that have
+// no worker count as flat lines.
 func writePlot(w io.Writer, ext string, rep *Report) error {
 	var rows [][]*plot.Plot
 	for _, sec := range rep.Sections {
@@ -46,7 +46,7 @@ func writePlot(w io.Writer, ext string, rep *Report) error {
 				rows = append(rows, row)
 			}
 		}
-		if row := ratioPlots(rs); row != nil {
+		if row := ratioPlots(rs, sec.Compare); row != nil {
 			rows = append(rows, row)
 		}
 	}
@@ -75,19 +75,60 @@ func writePlot(w io.Writer, ext string, rep *Report) error {
 	return err
 }
 
+// chart is one chart of a row: its title, y label and named lines (x: the
+// worker count).
+type chart struct {
+	title, y string
+	log      bool // a logarithmic y axis; otherwise it starts at 0
+	names    []string
+	lines    []plotter.XYs
+}
+
+func (c *chart) add(name string, xy plotter.XYs) {
+	c.names, c.lines = append(c.names, name), append(c.lines, xy)
+}
+
+// row draws two charts side by side over the worker counts, on a log scale
+// with a tick at each count measured; the helpers pick colours, dashes and
+// glyphs by position, so that a line looks the same in both charts.
+func row(workers []int, charts ...*chart) []*plot.Plot {
+	var ticks plot.ConstantTicks
+	for _, w := range workers {
+		ticks = append(ticks, plot.Tick{Value: float64(w), Label: strconv.Itoa(w)})
+	}
+	var out []*plot.Plot
+	for _, c := range charts {
+		p := plot.New()
+		p.Title.Text, p.Y.Label.Text, p.X.Label.Text = c.title, c.y, "workers"
+		p.X.Scale, p.X.Tick.Marker = plot.LogScale{}, ticks
+		p.Legend.Top, p.Legend.Left = true, true
+		p.Add(plotter.NewGrid())
+		var args []any
+		for i := range c.names {
+			args = append(args, c.names[i], c.lines[i])
+		}
+		if plotutil.AddLinePoints(p, args...) != nil {
+			return nil
+		}
+		if c.log {
+			p.Y.Scale, p.Y.Tick.Marker = plot.LogScale{}, siLogTicks{}
+		} else {
+			p.Y.Min, p.Y.Max = 0, max(p.Y.Max*1.15, 1)
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// groupPlots charts group g: each scheduler's speed-up over its fewest
+// workers, and its throughput, the baselines without a worker count as flat
+// lines; nil unless some scheduler was measured at two worker counts.
 func groupPlots(rs []Result, sp []speedup, g []int) []*plot.Plot {
 	first := &rs[g[0]]
-	var scheds []string
 	var workers []int
 	for _, i := range g {
-		r := &rs[i]
-		if r.Workers > 0 {
-			if !slices.Contains(scheds, r.Scheduler) {
-				scheds = append(scheds, r.Scheduler)
-			}
-			if !slices.Contains(workers, r.Workers) {
-				workers = append(workers, r.Workers)
-			}
+		if w := rs[i].Workers; w > 0 && !slices.Contains(workers, w) {
+			workers = append(workers, w)
 		}
 	}
 	if len(workers) < 2 {
@@ -95,130 +136,79 @@ func groupPlots(rs []Result, sp []speedup, g []int) []*plot.Plot {
 	}
 	slices.Sort(workers)
 	lo, hi := float64(workers[0]), float64(workers[len(workers)-1])
-
-	speed, thru := plot.New(), plot.New()
-	speed.Title.Text = first.group() + ": speed-up"
-	speed.Y.Label.Text = fmt.Sprintf("speed-up over %d worker(s)", workers[0])
-	thru.Title.Text = first.group() + ": throughput"
-	thru.Y.Label.Text = first.Unit + "/s"
-	var ticks plot.ConstantTicks
-	for _, w := range workers {
-		ticks = append(ticks, plot.Tick{Value: float64(w), Label: strconv.Itoa(w)})
-	}
-	workerAxes(ticks, speed, thru)
-
-	var speedLines, thruLines []any
-	for _, s := range scheds {
-		var sxy, txy plotter.XYs
-		for _, i := range g {
-			r := &rs[i]
-			if r.Scheduler != s {
-				continue
-			}
-			sxy = append(sxy, plotter.XY{X: float64(r.Workers), Y: sp[i].Self})
-			txy = append(txy, plotter.XY{X: float64(r.Workers), Y: r.rate()})
-		}
-		speedLines = append(speedLines, s, sxy)
-		thruLines = append(thruLines, s, txy)
-	}
-	speedLines = append(speedLines, "no speed-up", plotter.XYs{{X: lo, Y: 1}, {X: hi, Y: 1}})
-	for _, i := range g {
-		if r := &rs[i]; r.Workers == 0 {
-			y := r.rate()
-			thruLines = append(thruLines, r.Scheduler, plotter.XYs{{X: lo, Y: y}, {X: hi, Y: y}})
-		}
-	}
-	// The helpers pick colours, dashes and glyphs by position, so that the
-	// same scheduler looks the same in both charts of a row.
-	if plotutil.AddLinePoints(speed, speedLines...) != nil || plotutil.AddLinePoints(thru, thruLines...) != nil {
-		return nil
-	}
-	speed.Y.Min = 0
-	speed.Y.Max *= 1.15
+	speed := &chart{title: first.group() + ": speed-up", y: fmt.Sprintf("speed-up over %d worker(s)", workers[0])}
 	// Rates span orders of magnitude (serial code against one goroutine per
 	// tiny task), so the throughput axis is logarithmic.
-	thru.Y.Scale = plot.LogScale{}
-	thru.Y.Tick.Marker = siLogTicks{}
-	return []*plot.Plot{speed, thru}
+	thru := &chart{title: first.group() + ": throughput", y: first.Unit + "/s", log: true}
+	line := map[string]int{} // a scheduler's line
+	for _, i := range g {
+		r := &rs[i]
+		if r.Workers == 0 {
+			continue
+		}
+		k, ok := line[r.Scheduler]
+		if !ok {
+			k, line[r.Scheduler] = len(speed.names), len(speed.names)
+			speed.add(r.Scheduler, nil)
+			thru.add(r.Scheduler, nil)
+		}
+		speed.lines[k] = append(speed.lines[k], plotter.XY{X: float64(r.Workers), Y: sp[i].Self})
+		thru.lines[k] = append(thru.lines[k], plotter.XY{X: float64(r.Workers), Y: r.rate()})
+	}
+	speed.add("no speed-up", plotter.XYs{{X: lo, Y: 1}, {X: hi, Y: 1}})
+	for _, i := range g {
+		if r := &rs[i]; r.Workers == 0 {
+			thru.add(r.Scheduler, plotter.XYs{{X: lo, Y: r.rate()}, {X: hi, Y: r.rate()}})
+		}
+	}
+	return row(workers, speed, thru)
 }
 
-// ratioPlots compares the two fjkit schedulers across the groups of a
-// section (the seed's weights): ws throughput over shared throughput by
-// worker count, and how often the shared queue's lock was found held. It
-// draws nothing unless at least two groups have both schedulers at two or
-// more worker counts.
-func ratioPlots(rs []Result) []*plot.Plot {
-	type point struct {
-		w     int
-		ratio float64
-		waits float64
-	}
-	var names []string
-	var lines [][]point
+// ratioPlots compares the section's two schedulers across its groups
+// (tiny's weights): the first's throughput over the second's by worker
+// count, and how often the second's lock was found held. It draws nothing
+// unless at least two groups have both at two or more worker counts.
+func ratioPlots(rs []Result, pair [2]string) []*plot.Plot {
+	ratio := &chart{title: rs[0].Scenario + ": work stealing over shared queue", y: pair[0] + " ÷ " + pair[1] + " throughput"}
+	waits := &chart{title: rs[0].Scenario + ": shared queue contention", y: "lock waits per 1000 tasks"}
+	var workers []int
 	for _, g := range groupsOf(rs) {
-		shared := map[int]*Result{}
-		for _, i := range g {
-			if rs[i].Scheduler == "shared" && rs[i].Workers > 0 {
-				shared[rs[i].Workers] = &rs[i]
-			}
-		}
-		var pts []point
+		var rxy, wxy plotter.XYs
 		for _, i := range g {
 			ws := &rs[i]
-			sh := shared[ws.Workers]
-			if ws.Scheduler != "ws" || sh == nil || sh.rate() == 0 {
+			var sh *Result
+			for _, j := range g {
+				if rs[j].Scheduler == pair[1] && rs[j].Workers == ws.Workers {
+					sh = &rs[j]
+				}
+			}
+			if ws.Scheduler != pair[0] || ws.Workers == 0 || sh.rate() == 0 {
 				continue
 			}
-			c, _ := medianCounters(sh.Counters)
-			pts = append(pts, point{ws.Workers, ws.rate() / sh.rate(), 1000 * float64(c.LockWaits) / sh.Work})
-		}
-		if len(pts) >= 2 {
-			slices.SortFunc(pts, func(a, b point) int { return a.w - b.w })
-			var params []string
-			for _, p := range rs[g[0]].Params {
-				params = append(params, p.Key+"="+p.Value)
-			}
-			names = append(names, strings.Join(params, " "))
-			lines = append(lines, pts)
-		}
-	}
-	if len(lines) < 2 {
-		return nil
-	}
-	ratio, waits := plot.New(), plot.New()
-	ratio.Title.Text = rs[0].Scenario + ": work stealing over shared queue"
-	ratio.Y.Label.Text = "ws tasks/s ÷ shared tasks/s"
-	waits.Title.Text = rs[0].Scenario + ": shared queue contention"
-	waits.Y.Label.Text = "lock waits per 1000 tasks"
-	var ticks plot.ConstantTicks
-	seen := map[int]bool{}
-	var ratioLines, waitLines []any
-	for i, pts := range lines {
-		var rxy, wxy plotter.XYs
-		for _, p := range pts {
-			rxy = append(rxy, plotter.XY{X: float64(p.w), Y: p.ratio})
-			wxy = append(wxy, plotter.XY{X: float64(p.w), Y: p.waits})
-			if !seen[p.w] {
-				seen[p.w] = true
-				ticks = append(ticks, plot.Tick{Value: float64(p.w), Label: strconv.Itoa(p.w)})
+			n, _ := sh.counter(lockWaits)
+			rxy = append(rxy, plotter.XY{X: float64(ws.Workers), Y: ws.rate() / sh.rate()})
+			wxy = append(wxy, plotter.XY{X: float64(ws.Workers), Y: 1000 * float64(n) / sh.Work})
+			if !slices.Contains(workers, ws.Workers) {
+				workers = append(workers, ws.Workers)
 			}
 		}
-		ratioLines = append(ratioLines, names[i], rxy)
-		waitLines = append(waitLines, names[i], wxy)
+		if len(rxy) >= 2 {
+			name := strings.TrimPrefix(rs[g[0]].group(), rs[g[0]].Scenario+" ")
+			ratio.add(name, rxy)
+			waits.add(name, wxy)
+		}
 	}
-	workerAxes(ticks, ratio, waits)
-	if plotutil.AddLinePoints(ratio, ratioLines...) != nil || plotutil.AddLinePoints(waits, waitLines...) != nil {
+	if len(ratio.names) < 2 {
 		return nil
 	}
+	slices.Sort(workers)
+	out := row(workers, ratio, waits)
 	// The line where both schedulers are equal.
-	if eq, err := plotter.NewLine(plotter.XYs{{X: ratio.X.Min, Y: 1}, {X: ratio.X.Max, Y: 1}}); err == nil {
+	if eq, err := plotter.NewLine(plotter.XYs{{X: float64(workers[0]), Y: 1}, {X: float64(workers[len(workers)-1]), Y: 1}}); err == nil && out != nil {
 		eq.Dashes = []vg.Length{vg.Points(2), vg.Points(2)}
-		ratio.Add(eq)
+		out[0].Add(eq)
 	}
-	ratio.Y.Min, waits.Y.Min = 0, 0
-	ratio.Y.Max *= 1.15
-	waits.Y.Max = max(waits.Y.Max*1.15, 1)
-	return []*plot.Plot{ratio, waits}
+	return out
 }
 
 // siLogTicks marks a logarithmic axis at 1, 2 and 5 times the powers of ten
@@ -249,17 +239,4 @@ func (siLogTicks) Ticks(lo, hi float64) []plot.Tick {
 		return ticks
 	}
 	return []plot.Tick{{Value: lo, Label: fmtSI(lo)}, {Value: hi, Label: fmtSI(hi)}}
-}
-
-// workerAxes sets up plots whose x axis is the worker count, on a log scale
-// with a tick at each count measured, legend top left, over a grid.
-func workerAxes(ticks plot.ConstantTicks, ps ...*plot.Plot) {
-	for _, p := range ps {
-		p.X.Label.Text = "workers"
-		p.X.Scale = plot.LogScale{}
-		p.X.Tick.Marker = ticks
-		p.Legend.Top = true
-		p.Legend.Left = true
-		p.Add(plotter.NewGrid())
-	}
 }

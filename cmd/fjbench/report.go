@@ -1,41 +1,27 @@
 package main
 
 import (
-	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 )
 
-// The four output formats. Only the table is for people; CSV and JSON carry
-// every run for other tools, and the bench format is what benchstat reads.
-const (
-	formatTable = "table"
-	formatCSV   = "csv"
-	formatJSON  = "json"
-	formatBench = "bench"
-)
-
-var formats = []string{formatTable, formatCSV, formatJSON, formatBench}
-
+// writeReport writes the report as Markdown tables ("table"), or as Go
+// benchmark lines ("bench"), one per timed run, so that benchstat sees every
+// run as a sample and computes its own medians and confidence intervals when
+// it compares two invocations of fjbench.
 func writeReport(w io.Writer, format string, rep *Report) error {
-	switch format {
-	case formatTable:
-		return writeTables(w, rep)
-	case formatCSV:
-		return writeCSV(w, rep)
-	case formatJSON:
-		return writeJSON(w, rep)
-	case formatBench:
-		return writeBench(w, rep)
+	ew := &errWriter{w: w}
+	if format == "bench" {
+		writeBench(ew, rep)
+	} else {
+		writeTables(ew, rep)
 	}
-	return fmt.Errorf("unknown format %q", format)
+	return ew.err
 }
 
 // Table is a rendered view: a title, a header and rows of cells. Right marks
@@ -47,66 +33,26 @@ type Table struct {
 	Rows   [][]string
 }
 
-// schedulerDoc says in a heading what each scheduler name stands for.
-var schedulerDoc = map[string]string{
-	"ws":             "fjkit, work stealing",
-	"shared":         "fjkit, one shared mutex queue",
-	"ws-range":       "fjkit ForRange grain 1, work stealing",
-	"shared-range":   "fjkit ForRange grain 1, shared queue",
-	"ws-for":         "fjkit For, work stealing",
-	"shared-for":     "fjkit For, shared queue",
-	"ws-func":        "fjkit Func.Join, work stealing",
-	"shared-func":    "fjkit Func.Join, shared queue",
-	"ws-closure":     "fjkit closure Join, work stealing",
-	"shared-closure": "fjkit closure Join, shared queue",
-	"seeds-ws":       "the seeds' work stealing, ported",
-	"seeds-shared":   "the seeds' global queue, ported",
-	"static":         "no scheduler: worker k runs tasks k, k+P, …",
-	"ws-merge":       "fjkit merge sort, work stealing",
-	"shared-merge":   "fjkit merge sort, shared queue",
-	"ws-quick":       "fjkit quicksort, work stealing",
-	"shared-quick":   "fjkit quicksort, shared queue",
-	"serial":         "serial code, no goroutines",
-	"goroutines":     "one goroutine per task, sync.WaitGroup",
-	"chanpool":       "fixed pool of goroutines reading a channel",
-	"errgroup":       "errgroup.Group with SetLimit(workers)",
-	"slices.Sort":    "slices.Sort, serial",
-	"gonum":          "gonum (*mat.Dense).Mul",
-}
-
-// writeTables renders the report as Markdown: one table per scheduler and
-// group (rows are worker counts), the schedulers without a worker count
-// together, then the scenario's own views, footnotes and summary.
-func writeTables(w io.Writer, rep *Report) error {
-	ew := &errWriter{w: w}
+// writeTables renders one table per group of each section (rows are the
+// schedulers at each worker count), then the section's own tables and notes.
+func writeTables(ew *errWriter, rep *Report) {
 	ew.printf("Machine: %s.\n", rep.Env)
 	for _, sec := range rep.Sections {
 		ew.printf("\n## %s\n", sec.Name)
+		var tables []Table
 		if !sec.OwnTables {
-			rs := sec.Results
-			sp := speedups(rs)
-			for _, g := range groupsOf(rs) {
-				for _, t := range groupTables(rs, sp, g) {
-					ew.printf("\n")
-					renderTable(ew, t)
-				}
+			for _, g := range groupsOf(sec.Results) {
+				tables = append(tables, groupTable(sec.Results, g))
 			}
 		}
-		for _, t := range sec.Extra {
+		for _, t := range append(tables, sec.Extra...) {
 			ew.printf("\n")
 			renderTable(ew, t)
 		}
 		if len(sec.Notes) > 0 {
-			ew.printf("\n")
-			for _, n := range sec.Notes {
-				ew.printf("%s\n", n)
-			}
-		}
-		for _, p := range sec.Summary {
-			ew.printf("\n%s\n", p)
+			ew.printf("\n%s\n", strings.Join(sec.Notes, "\n"))
 		}
 	}
-	return ew.err
 }
 
 // groupsOf lists the groups of rs in the order they first appear, each as the
@@ -128,89 +74,55 @@ func groupsOf(rs []Result) [][]int {
 	return out
 }
 
-func groupTables(rs []Result, sp []speedup, g []int) []Table {
+// groupTable shows every result of group g, in the order measured, with
+// what each scheduler is on its first row.
+func groupTable(rs []Result, g []int) Table {
+	sp := speedups(rs)
 	first := &rs[g[0]]
-	unit := first.Unit + "/s"
-	hasSerial := false
-	var scheds []string
-	bySched := map[string][]int{}
-	var flat []int // schedulers without a worker count
+	hasSerial, hasCounters := false, false
+	for _, i := range g {
+		hasSerial = hasSerial || isSerial(rs[i].Scheduler)
+		hasCounters = hasCounters || len(rs[i].Counters) > 0
+	}
+	t := Table{Title: first.group() + " (time: median of the runs)",
+		Header: []string{"scheduler", "what it is", "workers", "time", "±", first.Unit + "/s", "speed-up"}}
+	if hasSerial {
+		t.Header = append(t.Header, "vs serial")
+	}
+	if hasCounters {
+		t.Header = append(t.Header, "steals", "lock waits")
+	}
+	t.Right = make([]bool, len(t.Header))
+	for i := 2; i < len(t.Right); i++ {
+		t.Right[i] = true
+	}
+	prev := ""
 	for _, i := range g {
 		r := &rs[i]
-		if isSerial(r.Scheduler) {
-			hasSerial = true
+		sum := summarize(r.Durations)
+		doc, workers, self := "", "—", ""
+		if r.Scheduler != prev {
+			doc, prev = schedulerDoc(r.Scheduler), r.Scheduler
 		}
-		if r.Workers == 0 {
-			flat = append(flat, i)
-			continue
+		if r.Workers > 0 {
+			workers, self = strconv.Itoa(r.Workers), fmtRatio(sp[i].Self)
 		}
-		if _, ok := bySched[r.Scheduler]; !ok {
-			scheds = append(scheds, r.Scheduler)
-		}
-		bySched[r.Scheduler] = append(bySched[r.Scheduler], i)
-	}
-	var out []Table
-	for _, s := range scheds {
-		t := Table{Title: first.group() + " — " + s}
-		if d := schedulerDoc[s]; d != "" {
-			t.Title += " (" + d + ")"
-		}
-		t.Header = []string{"workers", "time", "±", unit, "speed-up"}
+		row := []string{r.Scheduler, doc, workers, fmtDuration(sum.Median), fmtSpread(sum.spread()), fmtSI(r.rate()), self}
 		if hasSerial {
-			t.Header = append(t.Header, "vs serial")
+			row = append(row, fmtRatio(sp[i].Serial))
 		}
-		withCounters := len(rs[bySched[s][0]].Counters) > 0
-		if withCounters {
-			t.Header = append(t.Header, "steals", "lock waits")
-		}
-		for _, i := range bySched[s] {
-			r := &rs[i]
-			sum := summarize(r.Durations)
-			row := []string{strconv.Itoa(r.Workers), fmtDuration(sum.Median), fmtSpread(sum.spread()), fmtSI(r.rate()), fmtRatio(sp[i].Self)}
-			if hasSerial {
-				row = append(row, fmtRatio(sp[i].Serial))
+		if hasCounters {
+			s, ok := r.counter(steals)
+			l, _ := r.counter(lockWaits)
+			if ok {
+				row = append(row, strconv.FormatUint(s, 10), strconv.FormatUint(l, 10))
+			} else {
+				row = append(row, "", "")
 			}
-			if withCounters {
-				c, _ := medianCounters(r.Counters)
-				row = append(row, strconv.FormatUint(c.Steals, 10), strconv.FormatUint(c.LockWaits, 10))
-			}
-			t.Rows = append(t.Rows, row)
 		}
-		t.Right = rightFrom(len(t.Header), 0)
-		out = append(out, t)
+		t.Rows = append(t.Rows, row)
 	}
-	if len(flat) > 0 {
-		t := Table{Title: first.group() + " — baselines without a worker count"}
-		t.Header = []string{"scheduler", "time", "±", unit}
-		if hasSerial {
-			t.Header = append(t.Header, "vs serial")
-		}
-		for _, i := range flat {
-			r := &rs[i]
-			sum := summarize(r.Durations)
-			name := r.Scheduler
-			if d := schedulerDoc[name]; d != "" {
-				name += " (" + d + ")"
-			}
-			row := []string{name, fmtDuration(sum.Median), fmtSpread(sum.spread()), fmtSI(r.rate())}
-			if hasSerial {
-				row = append(row, fmtRatio(sp[i].Serial))
-			}
-			t.Rows = append(t.Rows, row)
-		}
-		t.Right = rightFrom(len(t.Header), 1)
-		out = append(out, t)
-	}
-	return out
-}
-
-// rightFrom right-aligns the columns from the first numeric one on.
-func rightFrom(n, from int) []bool {
-	r := make([]bool, n)
-	for i := from; i < n; i++ {
-		r[i] = true
-	}
-	return r
+	return t
 }
 
 // renderTable writes t as a Markdown table padded to line up in a terminal too.
@@ -219,12 +131,9 @@ func renderTable(ew *errWriter, t Table) {
 		ew.printf("### %s\n\n", t.Title)
 	}
 	width := make([]int, len(t.Header))
-	for i, h := range t.Header {
-		width[i] = max(utf8.RuneCountInString(h), 3)
-	}
-	for _, row := range t.Rows {
+	for _, row := range append([][]string{t.Header}, t.Rows...) {
 		for i, c := range row {
-			width[i] = max(width[i], utf8.RuneCountInString(c))
+			width[i] = max(width[i], utf8.RuneCountInString(c), 3)
 		}
 	}
 	line := func(cells []string) {
@@ -232,23 +141,21 @@ func renderTable(ew *errWriter, t Table) {
 		b.WriteByte('|')
 		for i, c := range cells {
 			pad := strings.Repeat(" ", width[i]-utf8.RuneCountInString(c))
-			b.WriteByte(' ')
 			if i < len(t.Right) && t.Right[i] {
-				b.WriteString(pad + c)
+				c = pad + c
 			} else {
-				b.WriteString(c + pad)
+				c += pad
 			}
-			b.WriteString(" |")
+			b.WriteString(" " + c + " |")
 		}
 		ew.printf("%s\n", b.String())
 	}
 	line(t.Header)
 	sep := make([]string, len(t.Header))
 	for i := range sep {
+		sep[i] = strings.Repeat("-", width[i])
 		if i < len(t.Right) && t.Right[i] {
-			sep[i] = strings.Repeat("-", width[i]-1) + ":"
-		} else {
-			sep[i] = strings.Repeat("-", width[i])
+			sep[i] = sep[i][1:] + ":"
 		}
 	}
 	line(sep)
@@ -257,158 +164,43 @@ func renderTable(ew *errWriter, t Table) {
 	}
 }
 
-// csvHeader names the CSV columns before the counters, which follow in
-// counterFields order.
-var csvHeader = []string{
-	"scenario", "params", "scheduler", "workers", "runs", "median_ns", "min_ns", "max_ns", "stddev_ns",
-	"work", "unit", "rate_per_s", "speedup", "speedup_vs_serial", "checksum",
-}
-
-// writeCSV writes one row per result; counters are medians over the runs and
-// empty where the scheduler has none.
-func writeCSV(w io.Writer, rep *Report) error {
-	cw := csv.NewWriter(w)
-	if err := cw.Write(append(slices.Clip(csvHeader), counterNames()...)); err != nil {
-		return err
-	}
-	rs := rep.results()
-	sp := speedups(rs)
-	for i := range rs {
-		r := &rs[i]
-		s := summarize(r.Durations)
-		var ps []string
-		for _, p := range r.Params {
-			ps = append(ps, p.Key+"="+p.Value)
-		}
-		row := []string{
-			r.Scenario, strings.Join(ps, ";"), r.Scheduler, strconv.Itoa(r.Workers), strconv.Itoa(len(r.Durations)),
-			fmtFloat(s.Median), fmtFloat(s.Min), fmtFloat(s.Max), fmtFloat(s.StdDev),
-			fmtFloat(r.Work), r.Unit, fmtFloat(round(r.rate(), 3)), fmtFloat(round(sp[i].Self, 4)), fmtFloat(round(sp[i].Serial, 4)),
-			fmtChecksum(r.Checksum),
-		}
-		if c, ok := medianCounters(r.Counters); ok {
-			row = append(row, c.cells()...)
-		} else {
-			row = append(row, make([]string, len(counterFields))...)
-		}
-		if err := cw.Write(row); err != nil {
-			return err
-		}
-	}
-	cw.Flush()
-	return cw.Error()
-}
-
-type jsonResult struct {
-	Scenario        string            `json:"scenario"`
-	Params          map[string]string `json:"params"`
-	Scheduler       string            `json:"scheduler"`
-	Workers         int               `json:"workers"`
-	RunsNs          []int64           `json:"runs_ns"`
-	MedianNs        float64           `json:"median_ns"`
-	MinNs           float64           `json:"min_ns"`
-	MaxNs           float64           `json:"max_ns"`
-	StdDevNs        float64           `json:"stddev_ns"`
-	Work            float64           `json:"work"`
-	Unit            string            `json:"unit"`
-	RatePerS        float64           `json:"rate_per_s"`
-	Speedup         float64           `json:"speedup,omitempty"`
-	SpeedupVsSerial float64           `json:"speedup_vs_serial,omitempty"`
-	// Checksum is a string: JSON numbers lose integers above 2^53.
-	Checksum string        `json:"checksum"`
-	Counters *jsonCounters `json:"counters,omitempty"`
-}
-
-type jsonSection struct {
-	Name    string   `json:"name"`
-	Notes   []string `json:"notes,omitempty"`
-	Summary []string `json:"summary,omitempty"`
-}
-
-type jsonReport struct {
-	Env      Env           `json:"env"`
-	Sections []jsonSection `json:"sections"`
-	Results  []jsonResult  `json:"results"`
-}
-
-func writeJSON(w io.Writer, rep *Report) error {
-	out := jsonReport{Env: rep.Env, Sections: []jsonSection{}, Results: []jsonResult{}}
-	for _, s := range rep.Sections {
-		out.Sections = append(out.Sections, jsonSection{Name: s.Name, Notes: s.Notes, Summary: s.Summary})
-	}
-	rs := rep.results()
-	sp := speedups(rs)
-	for i := range rs {
-		r := &rs[i]
-		s := summarize(r.Durations)
-		jr := jsonResult{
-			Scenario: r.Scenario, Params: map[string]string{}, Scheduler: r.Scheduler, Workers: r.Workers,
-			MedianNs: s.Median, MinNs: s.Min, MaxNs: s.Max, StdDevNs: round(s.StdDev, 1),
-			Work: r.Work, Unit: r.Unit, RatePerS: round(r.rate(), 3),
-			Speedup: round(sp[i].Self, 4), SpeedupVsSerial: round(sp[i].Serial, 4),
-			Checksum: fmtChecksum(r.Checksum),
-		}
-		for _, p := range r.Params {
-			jr.Params[p.Key] = p.Value
-		}
-		for _, d := range r.Durations {
-			jr.RunsNs = append(jr.RunsNs, d.Nanoseconds())
-		}
-		if c, ok := medianCounters(r.Counters); ok {
-			jc := jsonCounters(c)
-			jr.Counters = &jc
-		}
-		out.Results = append(out.Results, jr)
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
-}
-
-// writeBench writes the Go benchmark format, one line per timed run, so that
-// benchstat sees every run as a sample and can compute its own median and
-// confidence interval when comparing two invocations of fjbench.
-func writeBench(w io.Writer, rep *Report) error {
-	ew := &errWriter{w: w}
+// writeBench writes the Go benchmark format, one line per timed run.
+func writeBench(ew *errWriter, rep *Report) {
 	ew.printf("goos: %s\ngoarch: %s\npkg: github.com/fjkit/fjkit/cmd/fjbench\ncpu: %s\n", rep.Env.OS, rep.Env.Arch, rep.Env.CPU)
 	if rep.Env.UsableBefore > 0 {
 		ew.printf("usable-cores: %.2f before, %.2f after\n", rep.Env.UsableBefore, rep.Env.UsableAfter)
 	}
-	for _, r := range rep.results() {
-		name := benchName(&r)
-		for i, d := range r.Durations {
-			ew.printf("%s\t1\t%d ns/op", name, d.Nanoseconds())
-			if d > 0 {
-				ew.printf("\t%s %s/s", fmtFloat(round(r.Work/d.Seconds(), 3)), r.Unit)
+	for _, sec := range rep.Sections {
+		for _, r := range sec.Results {
+			name := benchName(&r)
+			for i, d := range r.Durations {
+				ew.printf("%s\t1\t%d ns/op", name, d.Nanoseconds())
+				if d > 0 {
+					ew.printf("\t%s %s/s", fmtFloat(round(r.Work/d.Seconds(), 3)), r.Unit)
+				}
+				if i < len(r.Counters) {
+					c := r.Counters[i]
+					ew.printf("\t%d steals/op\t%d lockwaits/op", c.Steals, c.LockWaits)
+				}
+				ew.printf("\n")
 			}
-			if i < len(r.Counters) {
-				c := r.Counters[i]
-				ew.printf("\t%d steals/op\t%d lockwaits/op", c.Steals, c.LockWaits)
-			}
-			ew.printf("\n")
 		}
 	}
-	return ew.err
 }
 
 // benchName is BenchmarkScenario/scheduler[/w=N]/key=value...; benchstat
 // reads the key=value parts as configuration it can group by.
 func benchName(r *Result) string {
-	var b strings.Builder
-	b.WriteString("Benchmark")
 	sc := []rune(r.Scenario)
-	if len(sc) > 0 {
-		sc[0] = unicode.ToUpper(sc[0])
-	}
-	b.WriteString(string(sc))
-	b.WriteString("/" + r.Scheduler)
+	sc[0] = unicode.ToUpper(sc[0])
+	name := "Benchmark" + string(sc) + "/" + r.Scheduler
 	if r.Workers > 0 {
-		b.WriteString("/w=" + strconv.Itoa(r.Workers))
+		name += "/w=" + strconv.Itoa(r.Workers)
 	}
 	for _, p := range r.Params {
-		b.WriteString("/" + p.Key + "=" + p.Value)
+		name += "/" + p.Key + "=" + p.Value
 	}
-	return b.String()
+	return name
 }
 
 func fmtChecksum(c uint64) string { return fmt.Sprintf("%#016x", c) }
@@ -423,7 +215,7 @@ func round(x float64, digits int) float64 {
 // fmtDuration shows ns with three significant digits in a fitting unit.
 func fmtDuration(ns float64) string {
 	switch {
-	case ns == 0:
+	case ns == 0 || math.IsNaN(ns):
 		return "—"
 	case ns < 1e3:
 		return sig3(ns) + " ns"
@@ -460,8 +252,9 @@ func sig3(x float64) string {
 	return strconv.FormatFloat(x, 'f', 2, 64)
 }
 
+// fmtRatio shows a ratio as "1.23×"; "—" for one with nothing to compare.
 func fmtRatio(x float64) string {
-	if x == 0 {
+	if x == 0 || math.IsNaN(x) || math.IsInf(x, 0) {
 		return "—"
 	}
 	return strconv.FormatFloat(x, 'f', 2, 64) + "×"

@@ -3,11 +3,13 @@ package main
 import (
 	"strings"
 	"time"
+
+	"github.com/fjkit/fjkit/forkjoin"
 )
 
 // Param is one named input of a scenario (weight=4, n=35). Params stay in the
-// order the scenario gives them so that table titles, benchmark names and CSV
-// cells come out the same on every run, which benchstat and the golden files need.
+// order the scenario gives them so that table titles and benchmark names come
+// out the same on every run, which benchstat and the golden files need.
 type Param struct{ Key, Value string }
 
 // Result is one scheduler at one worker count on one scenario: every timed run
@@ -26,7 +28,7 @@ type Result struct {
 	Unit      string
 	Durations []time.Duration
 	Checksum  uint64
-	Counters  []Counters // one per timed run; nil for schedulers without counters
+	Counters  []forkjoin.Stats // one per timed run; nil for schedulers without counters
 }
 
 // group names the table a result belongs in: results with the same scenario
@@ -35,38 +37,26 @@ func (r *Result) group() string {
 	var b strings.Builder
 	b.WriteString(r.Scenario)
 	for _, p := range r.Params {
-		b.WriteByte(' ')
-		b.WriteString(p.Key)
-		b.WriteByte('=')
-		b.WriteString(p.Value)
+		b.WriteString(" " + p.Key + "=" + p.Value)
 	}
 	return b.String()
 }
 
-// param returns the value of the parameter key, or "".
-func (r *Result) param(key string) string {
-	for _, p := range r.Params {
-		if p.Key == key {
-			return p.Value
-		}
-	}
-	return ""
-}
-
-// Section is what one subcommand reports: its results, the views beyond the
-// per-scheduler tables (the seed's weight sweep), footnotes, and a reading of
-// the numbers in words.
+// Section is what one subcommand reports: its results, the tables beyond the
+// one per group, and footnotes.
 type Section struct {
 	Name    string
 	Results []Result
-	// OwnTables says that Extra shows every result, so the per-scheduler
-	// tables are left out (the seed puts all its schedulers in one table).
+	// OwnTables says that Extra shows every result, so the group tables are
+	// left out (serve).
 	OwnTables bool
 	Extra     []Table
 	Notes     []string
-	Summary   []string
+	// Compare names two schedulers, work stealing first, whose throughput
+	// ratio the charts draw across the section's groups (tiny's weights).
+	Compare [2]string
 	// usable is how many cores a spin loop could use when the section's
-	// first round started (seed: its reading cautions on a busy machine).
+	// first round started.
 	usable float64
 }
 
@@ -76,11 +66,51 @@ type Report struct {
 	Sections []Section
 }
 
-// results returns every result of the report in order.
-func (r *Report) results() []Result {
-	var out []Result
-	for _, s := range r.Sections {
-		out = append(out, s.Results...)
+// modes are the -mode names of fjkit's two schedulers.
+var modes = map[string]struct {
+	mode forkjoin.Mode
+	doc  string
+}{
+	"ws":     {forkjoin.WorkStealing, "fjkit, work stealing"},
+	"shared": {forkjoin.SharedQueue, "fjkit, one shared mutex queue"},
+}
+
+// schedulers says what each scheduler name stands for: the one list of them.
+// fjkit's rows are named mode-variant ("ws-spawn"): the mode from modes, the
+// variant (how the scenario uses the pool) from here.
+var schedulers = map[string]string{
+	"serial":      "serial code, no goroutines",
+	"slices.Sort": "slices.Sort, serial",
+	"gonum":       "gonum (*mat.Dense).Mul",
+	"goroutines":  "one goroutine per task, sync.WaitGroup",
+	"chanpool":    "fixed pool of goroutines reading an unbuffered channel",
+	"errgroup":    "errgroup.Group with SetLimit(workers)",
+	"static":      "no scheduler: worker k runs tasks k, k+P, …",
+	"port-ws":     "the experiment's per-worker queues, ported: tasks dealt out first, steal half when dry",
+	"port-shared": "the experiment's one global mutex queue, ported: every task queued first",
+	// The variants of fjkit's rows.
+	"spawn":   "one producer, a Func.Go loop in a Scope",
+	"range":   "ForRange, grain 1",
+	"for":     "For, adaptive grain",
+	"merge":   "merge sort",
+	"quick":   "quicksort",
+	"func":    "Func.Join",
+	"inline":  "Func.Join behind Worker.Inline",
+	"closure": "closure Join",
+}
+
+// schedulerDoc says what a scheduler name stands for; "" for a name in
+// neither list.
+func schedulerDoc(name string) string {
+	mode, variant, _ := strings.Cut(name, "-")
+	m, ok := modes[mode]
+	switch {
+	case !ok:
+		return schedulers[name]
+	case variant == "":
+		return m.doc
+	case schedulers[variant] == "":
+		return ""
 	}
-	return out
+	return m.doc + ": " + schedulers[variant]
 }

@@ -2,20 +2,21 @@ package main
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/fjkit/fjkit/algos"
-	"github.com/fjkit/fjkit/forkjoin"
 	"golang.org/x/sync/errgroup"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/fjkit/fjkit/algos"
+	"github.com/fjkit/fjkit/internal/sorts/sortinput"
+	"github.com/fjkit/fjkit/internal/workloads"
 )
 
 // The smoke tests run every subcommand on tiny sizes and check the work, not
@@ -24,17 +25,47 @@ import (
 
 var fjkitAndRecursive = []string{"serial", "ws", "shared", "goroutines", "chanpool", "errgroup"}
 
+func TestSmokeTiny(t *testing.T) {
+	const tasks = 3000
+	rep := smoke(t, "tiny", "-tasks", "3000", "-weights", "4,20", "-workers", "1,3", "-sweep", "1,2")
+	want := map[string]uint64{}
+	for _, weight := range []int{4, 20} {
+		var sum uint64
+		for i := range tasks {
+			sum += workloads.TinyTask(uint64(i), weight)
+		}
+		want["tiny weight="+strconv.Itoa(weight)] = sum
+	}
+	checkSmoke(t, rep, 2, want, "serial", "port-ws", "port-shared", "ws-spawn", "ws-range", "ws-for",
+		"shared-spawn", "shared-range", "shared-for", "chanpool", "errgroup", "goroutines", "static")
+	// The weight sweep measures the ports and the single producer only.
+	for _, r := range rep.Sections[0].Results {
+		if r.Params[0].Value == "20" && !slices.Contains([]string{"serial", "port-ws", "port-shared", "ws-spawn", "shared-spawn"}, r.Scheduler) {
+			t.Errorf("the sweep measured %s", r.Scheduler)
+		}
+	}
+	var buf bytes.Buffer
+	if err := writeReport(&buf, "table", rep); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"### tiny weight=4 (time", "### tiny weight=4 — verdicts", "### tiny weight sweep", "Sweep: at 2 workers"} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("tiny's tables lack %q:\n%s", want, buf.String())
+		}
+	}
+}
+
 func TestSmokeFib(t *testing.T) {
 	rep := smoke(t, "fib", "-n", "18", "-cutoff", "4", "-workers", "1,2,3")
-	checkSmoke(t, rep, map[string]string{"fib n=18 cutoff=4": fmtChecksum(2584)}, fjkitAndRecursive...)
-	if got := rep.Results[0].Work; got != 8361 {
+	checkSmoke(t, rep, 2, map[string]uint64{"fib n=18 cutoff=4": 2584}, fjkitAndRecursive...)
+	if got := rep.Sections[0].Results[0].Work; got != 8361 {
 		t.Errorf("fib(18) work = %v calls, want 8361", got)
 	}
 }
 
 func TestSmokeNQueens(t *testing.T) {
 	rep := smoke(t, "nqueens", "-n", "7", "-cutoff", "2", "-workers", "1,3")
-	checkSmoke(t, rep, map[string]string{"nqueens n=7 cutoff=2": fmtChecksum(40)}, fjkitAndRecursive...)
+	checkSmoke(t, rep, 2, map[string]uint64{"nqueens n=7 cutoff=2": 40}, fjkitAndRecursive...)
 }
 
 func TestSmokeMatMul(t *testing.T) {
@@ -51,7 +82,7 @@ func TestSmokeMatMul(t *testing.T) {
 			c.Set(i, j, s)
 		}
 	}
-	checkSmoke(t, rep, map[string]string{"matmul n=37": fmtChecksum(matChecksum(c))},
+	checkSmoke(t, rep, 2, map[string]uint64{"matmul n=37": matChecksum(c)},
 		"serial", "gonum", "ws", "shared", "chanpool", "errgroup", "goroutines")
 }
 
@@ -61,37 +92,18 @@ func TestSmokeUTS(t *testing.T) {
 	if ref.Nodes < 10 {
 		t.Fatalf("T1 at depth 4 has %d nodes; too small to test anything", ref.Nodes)
 	}
-	checkSmoke(t, rep, map[string]string{"uts": fmtChecksum(utsChecksum(ref))}, "serial", "ws", "shared")
+	checkSmoke(t, rep, 2, map[string]uint64{"uts tree=T1 depth=4": utsChecksum(ref)}, "serial", "ws", "shared")
 }
 
-func TestSmokeModeAndFormats(t *testing.T) {
-	var stdout, stderr bytes.Buffer
-	dir := t.TempDir()
-	svg, prof := filepath.Join(dir, "seed.svg"), filepath.Join(dir, "cpu.prof")
-	args := []string{"-tasks", "500", "-weights", "4", "-workers", "1,2", "-runs", "2", "-mode", "ws", "-format", "bench",
-		"-plot", svg, "-cpuprofile", prof}
-	if code := run(args, &stdout, &stderr); code != 0 {
-		t.Fatalf("run(%q) = %d, stderr:\n%s", args, code, stderr.String())
-	}
-	out := stdout.String()
-	for _, want := range []string{"BenchmarkSeed/ws/w=2/weight=4\t1\t", "BenchmarkSeed/serial/weight=4\t1\t", " tasks/s\t", " steals/op\t"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("bench output lacks %q:\n%s", want, out)
-		}
-	}
-	if strings.Contains(out, "/shared/") {
-		t.Errorf("-mode ws measured the shared queue:\n%s", out)
-	}
-	if n := strings.Count(out, "BenchmarkSeed/ws/w=1/weight=4\t"); n != 2 {
-		t.Errorf("%d lines for ws w=1, want one per run (2)", n)
-	}
-	data, err := os.ReadFile(svg)
-	if err != nil || !bytes.Contains(data, []byte("<svg")) {
-		t.Errorf("-plot %s: %v, %.40q", svg, err, data)
-	}
-	// A CPU profile is gzip-compressed protobuf: it starts with gzip's magic.
-	if data, err := os.ReadFile(prof); err != nil || !bytes.HasPrefix(data, []byte{0x1f, 0x8b}) {
-		t.Errorf("-cpuprofile %s: %v, %.8q", prof, err, data)
+// Every -input kind, each sort held to the checksum of slices.Sort's order.
+func TestSmokeSort(t *testing.T) {
+	const n = 3000
+	for _, kind := range sortinput.Kinds {
+		rep := smoke(t, "sort", "-input", kind, "-n", strconv.Itoa(n), "-cutoff", "100", "-workers", "1,2")
+		s := sortInput(kind, n)
+		slices.Sort(s)
+		checkSmoke(t, rep, 2, map[string]uint64{rep.Sections[0].Results[0].group(): sortChecksum(s)},
+			"slices.Sort", "ws-merge", "shared-merge", "ws-quick", "shared-quick", "goroutines", "chanpool", "errgroup")
 	}
 }
 
@@ -135,29 +147,8 @@ func TestCappedRecursionDeadlocks(t *testing.T) {
 func TestSmokeTreeSum(t *testing.T) {
 	const n = 1000
 	rep := smoke(t, "treesum", "-n", strconv.Itoa(n), "-workers", "1,2")
-	checkSmoke(t, rep, map[string]string{"treesum n=1000": fmtChecksum(n * (n + 1) / 2)},
+	checkSmoke(t, rep, 2, map[string]uint64{"treesum n=1000": n * (n + 1) / 2},
 		"serial", "ws-func", "shared-func", "ws-inline", "shared-inline", "ws-closure", "shared-closure")
-	// Trees of every small size, including ones with single-child nodes,
-	// and one deep enough for Worker.Inline to say true.
-	p := forkjoin.New(forkjoin.Workers(2))
-	defer p.Close()
-	for i := range 41 {
-		n := i
-		if i == 40 {
-			n = 1<<14 + 5
-		}
-		tr := newTree(n)
-		want := int64(n * (n + 1) / 2)
-		if len(tr.nodes) != n || tr.sumSerial(tr.root()) != want {
-			t.Fatalf("tree of %d: %d nodes, serial sum %d, want %d", n, len(tr.nodes), tr.sumSerial(tr.root()), want)
-		}
-		got := forkjoin.Invoke(p, func(w *forkjoin.Worker) [3]int64 {
-			return [3]int64{treeSumJoin(w, treeArg{tr, tr.root()}), treeSumInline(w, treeArg{tr, tr.root()}), treeSumClosure(w, tr, tr.root())}
-		})
-		if got != [3]int64{want, want, want} {
-			t.Errorf("tree of %d: Func.Join, Inline and closure Join sum %v, want %d", n, got, want)
-		}
-	}
 }
 
 func TestSmokeServe(t *testing.T) {
@@ -172,17 +163,19 @@ func TestSmokeServe(t *testing.T) {
 			t.Errorf("serve output lacks the row of ws with %s workers:\n%s", w, out)
 		}
 	}
-	for _, want := range []string{"### serve — requests through InvokeContext", "(ticker alone)", "0 wrong values with a nil error", "Delay from fn's return to its caller's: p99 ",
-		"1 ms ticker's lateness beside the pool: p99 ", "4 clients, each looping forkjoin.InvokeContext"} {
+	for _, want := range []string{"### serve — requests through InvokeContext", "(ticker alone)", "4 clients, each looping forkjoin.InvokeContext"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("serve output lacks %q:\n%s", want, out)
 		}
 	}
-	// In JSON the pools are results whose work is the requests answered right.
-	rep := smokeJSON(t, "serve", "-duration", "30ms", "-clients", "2", "-n", "5000")
-	if len(rep.Results) != 1 || rep.Results[0].Unit != "requests" || rep.Results[0].Scheduler != "ws" ||
-		rep.Results[0].Workers != runtime.GOMAXPROCS(0) {
-		t.Errorf("serve without -workers or -mode: results %+v, want one ws pool of GOMAXPROCS workers", rep.Results)
+	// The pools are results whose work is the requests answered right.
+	rs := smoke(t, "serve", "-duration", "30ms", "-clients", "2", "-n", "5000").Sections[0].Results
+	if len(rs) != 1 || rs[0].Unit != "requests" || rs[0].Scheduler != "ws" || rs[0].Workers != runtime.GOMAXPROCS(0) {
+		t.Errorf("serve without -workers or -mode: results %+v, want one ws pool of GOMAXPROCS workers", rs)
+	}
+	st := serveStats{lateness: []time.Duration{time.Millisecond}, handback: []time.Duration{time.Millisecond}}
+	if got := st.targets(); got != "over: hand-back" {
+		t.Errorf("targets of 1 ms lateness and 1 ms hand-back = %q, want the hand-back over", got)
 	}
 }
 

@@ -3,16 +3,12 @@ package main
 import (
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/fjkit/fjkit/algos"
 	"github.com/fjkit/fjkit/forkjoin"
 	"github.com/fjkit/fjkit/internal/sorts/sortinput"
 )
-
-// sortInputKinds names the values of -input, for its usage line.
-var sortInputKinds = strings.Join(sortinput.Kinds, ", ")
 
 // sortInput is n int64s of the given kind (see sortinput.Int64s; "" is
 // random) from a fixed seed, the same every run.
@@ -83,34 +79,24 @@ func runSort(cfg *config, b *bench) (Section, error) {
 	buf := make([]int64, n)
 	fresh := func() { copy(work, input) }
 	base := Result{Scenario: "sort", Params: params, Work: float64(n), Unit: "elems"}
-	add := func(rs []Result, err error) error {
-		sec.Results = append(sec.Results, rs...)
-		return err
-	}
-	r, err := b.measure(base, contender{scheduler: "slices.Sort", prepare: fresh, work: func() uint64 {
-		slices.Sort(work)
-		return sortChecksum(work)
-	}})
-	if add([]Result{r}, err) != nil {
-		return sec, err
-	}
-	if err := add(measureOurs(b, base, cfg.modes, cfg.workers, "-merge", fresh, func(w *forkjoin.Worker) uint64 {
-		algos.MergeSort(w, work)
-		return sortChecksum(work)
-	})); err != nil {
-		return sec, err
-	}
-	if err := add(measureOurs(b, base, cfg.modes, cfg.workers, "-quick", fresh, func(w *forkjoin.Worker) uint64 {
-		algos.QuickSort(w, work)
-		return sortChecksum(work)
-	})); err != nil {
-		return sec, err
-	}
 	// slices.Sort's checksum is the reference: checkGroups then holds every
 	// other sort to the one sorted order.
-	err = add(measureRecursive(b, base, cfg.workers, fresh, func(f forker) uint64 {
+	sec.add(b.measureOne(base, contender{scheduler: "slices.Sort", prepare: fresh, work: func() uint64 {
+		slices.Sort(work)
+		return sortChecksum(work)
+	}}))
+	for _, k := range []struct {
+		suffix string
+		sort   func(*forkjoin.Worker, []int64)
+	}{{"-merge", algos.MergeSort[int64]}, {"-quick", algos.QuickSort[int64]}} {
+		sec.add(measureOurs(b, base, cfg.modes, cfg.workers, k.suffix, fresh, func(w *forkjoin.Worker) uint64 {
+			k.sort(w, work)
+			return sortChecksum(work)
+		}))
+	}
+	sec.add(measureRecursive(b, base, cfg.workers, fresh, func(f forker) uint64 {
 		mergeSortFork(f, work, buf, cutoff)
 		return sortChecksum(work)
 	}))
-	return sec, err
+	return sec, b.err
 }

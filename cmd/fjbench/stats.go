@@ -4,17 +4,15 @@ import (
 	"slices"
 	"time"
 
-	"gonum.org/v1/gonum/stat"
+	"github.com/fjkit/fjkit/forkjoin"
 )
 
 // summary describes the timed runs of one result, in nanoseconds.
-type summary struct {
-	Median, Min, Max, Mean, StdDev float64
-}
+type summary struct{ Median, Min, Max float64 }
 
-// summarize reduces the runs to a median and a spread. The median, not the
-// mean, is the headline because a shared 2-core machine produces the odd slow
-// run from outside interference, and one outlier must not move the figure.
+// summarize reduces the runs to a median and a range. The median, not the
+// mean, is the headline because a shared machine produces the odd slow run
+// from outside interference, and one outlier must not move the figure.
 func summarize(ds []time.Duration) summary {
 	if len(ds) == 0 {
 		return summary{}
@@ -23,24 +21,15 @@ func summarize(ds []time.Duration) summary {
 	for i, d := range ds {
 		xs[i] = float64(d.Nanoseconds())
 	}
-	slices.Sort(xs)
-	var s summary
-	s.Median = median(xs)
-	s.Min, s.Max = xs[0], xs[len(xs)-1]
-	if len(xs) > 1 {
-		s.Mean, s.StdDev = stat.MeanStdDev(xs, nil)
-	} else {
-		s.Mean = xs[0]
-	}
-	return s
+	return summary{Median: median(xs), Min: slices.Min(xs), Max: slices.Max(xs)}
 }
 
-// median of sorted xs; with an even count, the mean of the middle two (the
-// empirical quantile alone would pick the lower one).
+// median of xs (which it sorts); with an even count, the mean of the middle two.
 func median(xs []float64) float64 {
+	slices.Sort(xs)
 	n := len(xs)
 	if n%2 == 1 {
-		return stat.Quantile(0.5, stat.Empirical, xs, nil)
+		return xs[n/2]
 	}
 	return (xs[n/2-1] + xs[n/2]) / 2
 }
@@ -54,14 +43,38 @@ func (s summary) spread() float64 {
 	return (s.Max - s.Min) / 2 / s.Median
 }
 
-// rate is units of work per second at the median time.
-func (r *Result) rate() float64 {
-	m := summarize(r.Durations).Median
-	if m == 0 {
+// medianNs is a result's median time; 0 for a missing result.
+func medianNs(r *Result) float64 {
+	if r == nil {
 		return 0
 	}
-	return r.Work / (m / 1e9)
+	return summarize(r.Durations).Median
 }
+
+// rate is units of work per second at the median time; 0 for a missing result.
+func (r *Result) rate() float64 {
+	if m := medianNs(r); m > 0 {
+		return r.Work / (m / 1e9)
+	}
+	return 0
+}
+
+// counter is the median of one counter (read by f) over the result's runs,
+// so that one run that happened to steal a lot does not stand for the
+// others; ok is false for a result without counters.
+func (r *Result) counter(f func(forkjoin.Stats) uint64) (c uint64, ok bool) {
+	if r == nil || len(r.Counters) == 0 {
+		return 0, false
+	}
+	xs := make([]float64, len(r.Counters))
+	for i, s := range r.Counters {
+		xs[i] = float64(f(s))
+	}
+	return uint64(median(xs)), true
+}
+
+func steals(s forkjoin.Stats) uint64    { return s.Steals }
+func lockWaits(s forkjoin.Stats) uint64 { return s.LockWaits }
 
 // speedup is a result's speed-up over the same scheduler at the fewest
 // workers measured (Self) and over the serial baseline of its group (Serial).
@@ -72,36 +85,29 @@ type speedup struct{ Self, Serial float64 }
 // serial baseline of its group; 0 where there is nothing to compare with.
 func speedups(rs []Result) []speedup {
 	type key struct{ group, sched string }
-	base := map[key]float64{} // median at the fewest workers
-	baseW := map[key]int{}    // that worker count
+	base := map[key]*Result{} // at the fewest workers
 	serial := map[string]float64{}
 	for i := range rs {
 		r := &rs[i]
-		m := summarize(r.Durations).Median
 		if isSerial(r.Scheduler) {
-			serial[r.group()] = m
-		}
-		if r.Workers == 0 {
-			continue
+			serial[r.group()] = medianNs(r)
 		}
 		k := key{r.group(), r.Scheduler}
-		if w, ok := baseW[k]; !ok || r.Workers < w {
-			baseW[k], base[k] = r.Workers, m
+		if b := base[k]; r.Workers > 0 && (b == nil || r.Workers < b.Workers) {
+			base[k] = r
 		}
 	}
 	out := make([]speedup, len(rs))
 	for i := range rs {
 		r := &rs[i]
-		m := summarize(r.Durations).Median
+		m := medianNs(r)
 		if m == 0 {
 			continue
 		}
 		if r.Workers > 0 {
-			out[i].Self = base[key{r.group(), r.Scheduler}] / m
+			out[i].Self = medianNs(base[key{r.group(), r.Scheduler}]) / m
 		}
-		if s, ok := serial[r.group()]; ok {
-			out[i].Serial = s / m
-		}
+		out[i].Serial = serial[r.group()] / m
 	}
 	return out
 }

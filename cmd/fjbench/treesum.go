@@ -5,123 +5,12 @@ import (
 	"strconv"
 
 	"github.com/fjkit/fjkit/forkjoin"
+	"github.com/fjkit/fjkit/internal/workloads"
 )
 
-// The treesum scenario is Spice's benchmark (and Chili's): sum the values of
-// a balanced binary tree, forking at every node with two children, with no
-// serial cutoff. It measures what a fork costs when there is almost no work
-// beside it, so that 1 worker against the serial recursion is the price of
-// a fork, and 2 workers against 1 is whether the forks that are stolen pay.
-// forkjoin/treesum_bench_test.go measures the same under testing.B.
-
-// treeNode is one node, its children as indices into the tree's slice (-1:
-// none). Indices rather than pointers keep a tree of 10^7 nodes in one
-// allocation that the collector need not scan, so the closure Join's garbage
-// does not make every collection walk the tree.
-type treeNode struct {
-	val         int64
-	left, right int32
-}
-
-type tree struct{ nodes []treeNode }
-
-// newTree builds a balanced tree holding 1..n, the nodes laid out in
-// preorder as a recursive build allocates them.
-func newTree(n int) *tree {
-	t := &tree{nodes: make([]treeNode, 0, n)}
-	var build func(lo, hi int) int32
-	build = func(lo, hi int) int32 {
-		if lo >= hi {
-			return -1
-		}
-		mid := lo + (hi-lo)/2
-		i := int32(len(t.nodes))
-		t.nodes = append(t.nodes, treeNode{val: int64(mid + 1)})
-		l := build(lo, mid)
-		r := build(mid+1, hi)
-		t.nodes[i].left, t.nodes[i].right = l, r
-		return i
-	}
-	build(0, n)
-	return t
-}
-
-// root is the index of the root, -1 for an empty tree.
-func (t *tree) root() int32 {
-	if len(t.nodes) == 0 {
-		return -1
-	}
-	return 0
-}
-
-func (t *tree) sumSerial(i int32) int64 {
-	if i < 0 {
-		return 0
-	}
-	nd := &t.nodes[i]
-	return nd.val + t.sumSerial(nd.left) + t.sumSerial(nd.right)
-}
-
-// treeArg is a subtree to sum: the tree and the index of its root.
-type treeArg struct {
-	t *tree
-	i int32
-}
-
-// treeSumFunc sums a subtree with Func.Join, the allocation-free fork.
-var treeSumFunc *forkjoin.Func[treeArg, int64]
-
-func init() { treeSumFunc = forkjoin.NewFunc(treeSumJoin) }
-
-func treeSumJoin(w *forkjoin.Worker, a treeArg) int64 {
-	if a.i < 0 {
-		return 0
-	}
-	nd := &a.t.nodes[a.i]
-	if nd.left < 0 || nd.right < 0 {
-		// One child at most: nothing to run in parallel.
-		return nd.val + treeSumJoin(w, treeArg{a.t, max(nd.left, nd.right)})
-	}
-	l, r := treeSumFunc.Join(w, treeArg{a.t, nd.left}, treeArg{a.t, nd.right})
-	return nd.val + l + r
-}
-
-// treeSumInlineFunc sums a subtree as treeSumFunc does, making the joins
-// that would run inline as direct calls (Worker.Inline). A twin of
-// treeSumJoin rather than a flag in treeArg, which cost both kernels 10-30 %.
-var treeSumInlineFunc *forkjoin.Func[treeArg, int64]
-
-func init() { treeSumInlineFunc = forkjoin.NewFunc(treeSumInline) }
-
-func treeSumInline(w *forkjoin.Worker, a treeArg) int64 {
-	if a.i < 0 {
-		return 0
-	}
-	nd := &a.t.nodes[a.i]
-	if nd.left < 0 || nd.right < 0 {
-		return nd.val + treeSumInline(w, treeArg{a.t, max(nd.left, nd.right)})
-	}
-	if w.Inline() {
-		return nd.val + treeSumInline(w, treeArg{a.t, nd.left}) + treeSumInline(w, treeArg{a.t, nd.right})
-	}
-	l, r := treeSumInlineFunc.Join(w, treeArg{a.t, nd.left}, treeArg{a.t, nd.right})
-	return nd.val + l + r
-}
-
-// treeSumClosure sums a subtree with the closure Join.
-func treeSumClosure(w *forkjoin.Worker, t *tree, i int32) int64 {
-	if i < 0 {
-		return 0
-	}
-	nd := &t.nodes[i]
-	if nd.left < 0 || nd.right < 0 {
-		return nd.val + treeSumClosure(w, t, max(nd.left, nd.right))
-	}
-	l, r := forkjoin.Join(w,
-		func(w *forkjoin.Worker) int64 { return treeSumClosure(w, t, nd.left) },
-		func(w *forkjoin.Worker) int64 { return treeSumClosure(w, t, nd.right) })
-	return nd.val + l + r
-}
+// The treesum scenario is Spice's benchmark, with the tree and its kernels
+// of internal/workloads; forkjoin's BenchmarkTreeSum measures the same under
+// testing.B.
 
 func runTreeSum(cfg *config, b *bench) (Section, error) {
 	n := cfg.n
@@ -131,34 +20,21 @@ func runTreeSum(cfg *config, b *bench) (Section, error) {
 	if n >= math.MaxInt32 {
 		return Section{}, errSize("treesum", "-n", n, "below 2^31-1")
 	}
-	t := newTree(n)
+	t := workloads.NewSumTree(n)
 	sec := Section{Name: "treesum", Notes: []string{"Note: a balanced binary tree of -n nodes (default 10^7), " +
 		"summed by forking at every node with two children and no serial cutoff (Spice's benchmark): " +
 		"-func forks with Func.Join, -inline with Func.Join behind the Worker.Inline guard " +
 		"(the joins that would run inline made as direct calls; in shared-queue mode Inline is always false, " +
 		"so shared-inline runs what shared-func runs), -closure with the closure Join."}}
 	base := Result{Scenario: "treesum", Params: []Param{{"n", strconv.Itoa(n)}}, Work: float64(n), Unit: "nodes"}
-	add := func(rs []Result, err error) error {
-		sec.Results = append(sec.Results, rs...)
-		return err
+	sec.add(b.measureOne(base, contender{scheduler: "serial", work: func() uint64 { return uint64(t.SumSerial(t.Root())) }}))
+	for _, k := range []struct {
+		suffix string
+		sum    func(*workloads.SumTree, *forkjoin.Worker, int32) int64
+	}{{"-func", (*workloads.SumTree).SumJoin}, {"-inline", (*workloads.SumTree).SumInline}, {"-closure", (*workloads.SumTree).SumClosure}} {
+		sec.add(measureOurs(b, base, cfg.modes, cfg.workers, k.suffix, nil, func(w *forkjoin.Worker) uint64 {
+			return uint64(k.sum(t, w, t.Root()))
+		}))
 	}
-	if err := add(b.measureOne(base, contender{scheduler: "serial", work: func() uint64 {
-		return uint64(t.sumSerial(t.root()))
-	}})); err != nil {
-		return sec, err
-	}
-	if err := add(measureOurs(b, base, cfg.modes, cfg.workers, "-func", nil, func(w *forkjoin.Worker) uint64 {
-		return uint64(treeSumJoin(w, treeArg{t, t.root()}))
-	})); err != nil {
-		return sec, err
-	}
-	if err := add(measureOurs(b, base, cfg.modes, cfg.workers, "-inline", nil, func(w *forkjoin.Worker) uint64 {
-		return uint64(treeSumInline(w, treeArg{t, t.root()}))
-	})); err != nil {
-		return sec, err
-	}
-	err := add(measureOurs(b, base, cfg.modes, cfg.workers, "-closure", nil, func(w *forkjoin.Worker) uint64 {
-		return uint64(treeSumClosure(w, t, t.root()))
-	}))
-	return sec, err
+	return sec, b.err
 }

@@ -36,14 +36,7 @@ func runUTS(cfg *config, b *bench) (Section, error) {
 	ref := algos.UTSSerial(p)
 	base := Result{Scenario: "uts", Params: []Param{{"tree", "T1"}, {"depth", strconv.Itoa(depth)}},
 		Work: float64(ref.Nodes), Unit: "nodes"}
-	r, err := b.measure(base, contender{scheduler: "serial", work: func() uint64 { return utsChecksum(algos.UTSSerial(p)) }})
-	if err != nil {
-		return sec, err
-	}
-	sec.Results = append(sec.Results, r)
-	rs, err := measureOurs(b, base, cfg.modes, cfg.workers, "", nil, func(w *forkjoin.Worker) uint64 {
-		return utsChecksum(algos.UTS(w, p))
-	})
-	sec.Results = append(sec.Results, rs...)
-	return sec, err
+	sec.add(b.measureOne(base, contender{scheduler: "serial", work: func() uint64 { return utsChecksum(algos.UTSSerial(p)) }}))
+	sec.add(measureOurs(b, base, cfg.modes, cfg.workers, "", nil, func(w *forkjoin.Worker) uint64 { return utsChecksum(algos.UTS(w, p)) }))
+	return sec, b.err
 }

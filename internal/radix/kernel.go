@@ -11,13 +11,11 @@ import (
 // lines the L1 keeps) unless another digit of at most msdMaxBits leaves
 // the buckets' remaining bits a whole number of LSD digits (msdWidth). An
 // LSD pass works on a bucket held in L2 and takes 11 bits at a time: its
-// 2048 places miss the L1, each pass costing about 1.15 times an 8-bit one
-// (3.9-4.7 against 3.9-4.3 ns per element, buckets of 10^4 to 4·10^4),
-// but a 64-bit key needs 5 passes below a 9-bit MSD level instead of 7
-// below an 8-bit one. Random uint64, 10^7, serially, one run of the
-// candidates interleaved on the development machine (3 rounds): 8-bit LSD
-// passes 431-507 ms, 9-bit 462-470, 10-bit 368-423, 11-bit 336-403 (the
-// radix sort of 10^7 is one MSD level and then LSD passes, see sortBelow).
+// 2048 places miss the L1, so each pass costs a little more than an 8-bit
+// one, but a 64-bit key needs 5 passes below a 9-bit MSD level instead of 7
+// below an 8-bit one, and 11 bits sorted 10^7 keys fastest of 8 to 11
+// (the radix sort of 10^7 is one MSD level and then LSD passes, see
+// sortBelow; docs/benchmarks.md, "Measurements behind the code").
 const (
 	msdBits    = 8
 	msdMaxBits = 10
@@ -156,10 +154,8 @@ func (r *sorter[E, K]) msdWidth(n, below int) int {
 //
 // For buckets of L2 size with many bits left this beats more MSD levels,
 // whose histograms multiply with the buckets; on fewer elements, the other
-// way round. Measured with 8-bit LSD digits, in thread CPU time on random
-// uint64 against slices.Sort: LSD for every bucket up to 2^16, 3.02x at
-// 10^7 but 0.77x at 10^3; MSD levels only, 2.60x and 1.28x; this mix,
-// 3.22x and 1.85x (2.77x at 10^5).
+// way round, and this mix beat both at 10^3, 10^5 and 10^7 keys
+// (docs/benchmarks.md, "Measurements behind the code").
 func (r *sorter[E, K]) lsd(x, y []E, below int, toY bool) {
 	flip := r.flip // a local: r.flip would be reloaded after every store
 	var hist [lsdDigits][lsdRadix]uint32

@@ -33,7 +33,13 @@ type variant struct {
 	// branching on it (see blockPartitionOrdered and mergeOrdered), and
 	// the insertion sort take longer ranges (pdqInsertionCutoffCheap).
 	Branchless bool
-	Funcs      template.FuncMap
+	// MayPanic is set where the order is the caller's function, which
+	// may panic: the kernels must then leave their range a permutation
+	// of what it held (as slices.SortFunc does), so the insertion sort
+	// swaps instead of holding an element aside, and a merge back into
+	// the input restores it from the buffer when it does not finish.
+	MayPanic bool
+	Funcs    template.FuncMap
 }
 
 var variants = []variant{
@@ -53,6 +59,7 @@ var variants = []variant{
 		TypeParam:  "[E any]",
 		ExtraParam: ", cmp func(a, b E) int",
 		ExtraArg:   ", cmp",
+		MayPanic:   true,
 		Funcs: template.FuncMap{
 			"Less": func(x, y string) string { return "(cmp(" + x + ", " + y + ") < 0)" },
 		},
@@ -220,8 +227,8 @@ func partition{{.FuncSuffix}}{{.TypeParam}}(data []E, a, b, pivot int{{.ExtraPar
 func partitionAround{{.FuncSuffix}}{{.TypeParam}}(data []E, l, r int, pivot E{{.ExtraParam}}) (int, bool) {
 	// Invariant: data[...:l] < pivot <= data[r:...]; data[l:r] is unseen.
 	// The first scan-and-swap is written out before the loop, rather than
-	// folded into it with a flag: the folded loop measured 1.3 % slower
-	// (BenchmarkSort/n=1e+06/QuickSort, 9 runs each, 2-core AMD EPYC).
+	// folded into it with a flag, which is slower (BenchmarkSort's
+	// QuickSort rows).
 	for l < r && {{Less "data[l]" "pivot"}} {
 		l++
 	}
@@ -288,8 +295,16 @@ func partitionEqualAround{{.FuncSuffix}}{{.TypeParam}}(data []E, l, r int, pivot
 
 // insertionSort{{.FuncSuffix}} sorts s stably. It is quadratic and meant for
 // short runs only.
+{{- if .MayPanic}} It moves elements by swapping them, so that s is a
+// permutation of its elements at every comparison, where cmp may panic.
+{{- end}}
 func insertionSort{{.FuncSuffix}}{{.TypeParam}}(s []E{{.ExtraParam}}) {
 	for i := 1; i < len(s); i++ {
+{{- if .MayPanic}}
+		for j := i; j > 0 && {{Less "s[j]" "s[j-1]"}}; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+{{- else}}
 		v := s[i]
 		j := i
 		for j > 0 && {{Less "v" "s[j-1]"}} {
@@ -297,6 +312,7 @@ func insertionSort{{.FuncSuffix}}{{.TypeParam}}(s []E{{.ExtraParam}}) {
 			j--
 		}
 		s[j] = v
+{{- end}}
 	}
 }
 
@@ -373,9 +389,31 @@ func stableSort{{.FuncSuffix}}{{.TypeParam}}(s, buf []E, toBuf bool{{.ExtraParam
 	if toBuf {
 		merge{{.FuncSuffix}}(buf, s[:h], s[h:]{{.ExtraArg}})
 	} else {
+{{- if .MayPanic}}
+		mergeBack{{.FuncSuffix}}(s, buf, h{{.ExtraArg}})
+{{- else}}
 		merge{{.FuncSuffix}}(s, buf[:h], buf[h:]{{.ExtraArg}})
+{{- end}}
 	}
 }
+{{- if .MayPanic}}
+
+// mergeBack{{.FuncSuffix}} merges the sorted runs buf[:h] and buf[h:] into s,
+// which has buf's length. Until it finishes, buf holds s's elements and s
+// is partly overwritten: if cmp panics (or runtime.Goexit ends the
+// goroutine), it copies buf back, so that s holds its elements again, as
+// the sorts promise.
+func mergeBack{{.FuncSuffix}}{{.TypeParam}}(s, buf []E, h int{{.ExtraParam}}) {
+	done := false
+	defer func() {
+		if !done {
+			copy(s, buf)
+		}
+	}()
+	merge{{.FuncSuffix}}(s, buf[:h], buf[h:]{{.ExtraArg}})
+	done = true
+}
+{{- end}}
 
 // merge{{.FuncSuffix}} merges the sorted runs a and b into dst, which must have
 // length len(a)+len(b) and must not overlap a or b. On equal elements a's go

@@ -13,9 +13,9 @@ import (
 // Cutoffs of the merge sort. BenchmarkSortCutoff (sort_bench_test.go)
 // sweeps the parallel one; on the shared two-core machine it was written on,
 // 2^10 to 2^16 were level within the noise, so the choice rests on cost: a
-// serial sort of 2^13 elements takes about 0.3 ms and a merge of 2^13 about
-// 20 µs, thousands of times a fork, while a 10^6-element sort still makes
-// over a hundred tasks to balance the workers.
+// serial sort or a merge of 2^13 elements costs thousands of times a fork,
+// while a 10^6-element sort still makes over a hundred tasks to balance
+// the workers.
 const (
 	// mergeSortSerialCutoff is the length at or below which a subproblem
 	// is sorted by the serial kernel instead of being split into two
@@ -29,8 +29,8 @@ const (
 	mergeSerialCutoff = 1 << 13
 
 	// insertionSortRun is the length at or below which the serial kernel
-	// uses insertion sort. Runs of 12 to 32 sorted 2^20 random int64 in
-	// the same time within 5%.
+	// uses insertion sort; runs of 12 to 32 sort random input equally
+	// fast.
 	insertionSortRun = 20
 
 	// mergeGallop is how many elements in a row one run supplies to a
@@ -69,7 +69,10 @@ func MergeSort[E cmp.Ordered](w *forkjoin.Worker, s []E) {
 // equal elements in their original order (it is stable, like
 // slices.SortStableFunc). cmp(a, b) must return a negative number when a < b,
 // a positive number when a > b and zero when they are equal, and must be a
-// strict weak ordering. Tasks call cmp concurrently.
+// strict weak ordering. Tasks call cmp concurrently. If cmp panics, the
+// panic reaches the caller (as a *forkjoin.PanicError once it crosses a
+// Join) with s left a permutation of its elements (see mergeSorter.sort);
+// so does a sort cut short by its invocation's cancellation.
 //
 // It costs what MergeSort costs: one pass on a run, otherwise one scratch
 // buffer of len(s) elements and an O(log³ n) span.
@@ -183,6 +186,14 @@ func (m *mergeSorter[E, K]) step(w *forkjoin.Worker, st msStep[E]) runKind {
 	return runKind{x.asc && y.asc, x.desc && y.desc}
 }
 
+// sort sorts s into s, or into buf (as long) with toBuf set. Whether it
+// returns, panics (the caller's cmp may) or is cut short by cancellation
+// (a canceled invocation's Joins run neither side), s then holds a
+// permutation of its elements: the halves are sorted from s, and a sort
+// into buf merges from s, so only a merge back into s overwrites it; that
+// one runs only once both halves are sorted into buf, and restores s from
+// buf if it does not finish (as the serial kernel's mergeBack does). So a
+// sort that fails leaves its caller's slice a permutation of its input.
 func (m *mergeSorter[E, K]) sort(w *forkjoin.Worker, s, buf []E, toBuf bool) {
 	n := len(s)
 	if n <= m.cutoff {
@@ -195,11 +206,21 @@ func (m *mergeSorter[E, K]) sort(w *forkjoin.Worker, s, buf []E, toBuf bool) {
 	m.join(w,
 		msStep[E]{kind: msSort, x: s[:h], y: buf[:h], toBuf: !toBuf},
 		msStep[E]{kind: msSort, x: s[h:], y: buf[h:], toBuf: !toBuf})
+	if w.Canceled() {
+		return // a half may not have been sorted into buf
+	}
 	if toBuf {
 		m.merge(w, buf, s[:h], s[h:])
-	} else {
-		m.merge(w, s, buf[:h], buf[h:])
+		return
 	}
+	done := false
+	defer func() {
+		if !done { // every piece of the merge has stopped (Join waits for both sides)
+			copy(s, buf)
+		}
+	}()
+	m.merge(w, s, buf[:h], buf[h:])
+	done = !w.Canceled() // else a piece of the merge may not have run
 }
 
 func (m *mergeSorter[E, K]) merge(w *forkjoin.Worker, dst, a, b []E) {

@@ -20,10 +20,9 @@ const (
 
 	// pdqInsertionCutoffCheap replaces it in the kernels whose comparison
 	// is cheap (the Ordered ones): there an insertion sort's moves, not
-	// its comparisons, are the cost, and sorting 2^20 random int64s
-	// serially took 62–64 ms with 12 against 55 ms with 24 (and 56–57 ms
-	// with 32), the cutoff the kernel had before it was shared with the
-	// CmpFunc order, where 12 keeps the comparisons at slices.SortFunc's.
+	// its comparisons, are the cost, and 24 sorts random int64s faster
+	// than 12 or 32 (docs/benchmarks.md, "Measurements behind the code"); in the CmpFunc
+	// order 12 keeps the comparisons at slices.SortFunc's.
 	pdqInsertionCutoffCheap = 24
 
 	// pdqNintherThreshold is the length at or above which the pivot is

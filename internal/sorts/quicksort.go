@@ -77,7 +77,10 @@ func QuickSort[E cmp.Ordered](w *forkjoin.Worker, s []E) {
 // a negative number when a < b, a positive number when a > b and zero when
 // they are equal, and must be a strict weak ordering. Tasks call cmp
 // concurrently. The sort is not stable; it makes O(n log n) comparisons on
-// every input, and about as many as slices.SortFunc on any.
+// every input, and about as many as slices.SortFunc on any. If cmp panics,
+// the panic reaches the caller (as a *forkjoin.PanicError once it crosses a
+// Join) with s left a permutation of its elements: the quicksort only ever
+// swaps them.
 func QuickSortFunc[E any](w *forkjoin.Worker, s []E, cmp func(a, b E) int) {
 	if w == nil {
 		panic("sorts: QuickSortFunc: nil worker w")

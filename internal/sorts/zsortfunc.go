@@ -141,8 +141,8 @@ func partitionCmpFunc[E any](data []E, a, b, pivot int, cmp func(a, b E) int) (i
 func partitionAroundCmpFunc[E any](data []E, l, r int, pivot E, cmp func(a, b E) int) (int, bool) {
 	// Invariant: data[...:l] < pivot <= data[r:...]; data[l:r] is unseen.
 	// The first scan-and-swap is written out before the loop, rather than
-	// folded into it with a flag: the folded loop measured 1.3 % slower
-	// (BenchmarkSort/n=1e+06/QuickSort, 9 runs each, 2-core AMD EPYC).
+	// folded into it with a flag, which is slower (BenchmarkSort's
+	// QuickSort rows).
 	for l < r && (cmp(data[l], pivot) < 0) {
 		l++
 	}
@@ -204,16 +204,13 @@ func partitionEqualAroundCmpFunc[E any](data []E, l, r int, pivot E, cmp func(a,
 }
 
 // insertionSortCmpFunc sorts s stably. It is quadratic and meant for
-// short runs only.
+// short runs only. It moves elements by swapping them, so that s is a
+// permutation of its elements at every comparison, where cmp may panic.
 func insertionSortCmpFunc[E any](s []E, cmp func(a, b E) int) {
 	for i := 1; i < len(s); i++ {
-		v := s[i]
-		j := i
-		for j > 0 && (cmp(v, s[j-1]) < 0) {
-			s[j] = s[j-1]
-			j--
+		for j := i; j > 0 && (cmp(s[j], s[j-1]) < 0); j-- {
+			s[j], s[j-1] = s[j-1], s[j]
 		}
-		s[j] = v
 	}
 }
 
@@ -290,8 +287,24 @@ func stableSortCmpFunc[E any](s, buf []E, toBuf bool, cmp func(a, b E) int) {
 	if toBuf {
 		mergeCmpFunc(buf, s[:h], s[h:], cmp)
 	} else {
-		mergeCmpFunc(s, buf[:h], buf[h:], cmp)
+		mergeBackCmpFunc(s, buf, h, cmp)
 	}
+}
+
+// mergeBackCmpFunc merges the sorted runs buf[:h] and buf[h:] into s,
+// which has buf's length. Until it finishes, buf holds s's elements and s
+// is partly overwritten: if cmp panics (or runtime.Goexit ends the
+// goroutine), it copies buf back, so that s holds its elements again, as
+// the sorts promise.
+func mergeBackCmpFunc[E any](s, buf []E, h int, cmp func(a, b E) int) {
+	done := false
+	defer func() {
+		if !done {
+			copy(s, buf)
+		}
+	}()
+	mergeCmpFunc(s, buf[:h], buf[h:], cmp)
+	done = true
 }
 
 // mergeCmpFunc merges the sorted runs a and b into dst, which must have

@@ -1,17 +1,30 @@
-package main
+package workloads
 
-import "sync"
+import (
+	"sync"
 
-// The seeds' two schedulers, ported to Go as baselines. Both get every task
-// before the clock starts, as the seeds' code does: the work-stealing one
-// deals the task indices out to per-worker queues, the shared one puts them
-// all in one queue. So these rows measure taking and running tasks, and the
-// fjkit rows measure that plus creating the tasks while the clock runs. Both
-// count a lock wait as the seeds do: one failed TryLock before Lock.
+	"github.com/fjkit/fjkit/forkjoin"
+)
 
-// seedQueue is one mutex-protected queue of task indices: the owner takes
+// The tiny-tasks experiment's own two schedulers, ported to Go as the
+// baselines of fjkit's two modes. Both get every task before the clock
+// starts, as the original does: the work-stealing one deals the task
+// indices out to per-worker queues, the shared one puts them all in one
+// queue. So they measure taking and running tasks, where a program on fjkit
+// also creates the tasks while the clock runs. Both count a lock wait as
+// the original does: one failed TryLock before Lock.
+
+// Port is one of the two: Deal puts tasks 0..n-1 in its queues and resets
+// its counters (untimed), Run runs them all, Counters reads what Run did.
+type Port interface {
+	Deal(n int)
+	Run(task func(i int))
+	Counters() forkjoin.Stats
+}
+
+// portQueue is one mutex-protected queue of task indices: the owner takes
 // from the front, a thief takes the back half.
-type seedQueue struct {
+type portQueue struct {
 	mu    sync.Mutex
 	tasks []int32
 	head  int
@@ -23,24 +36,26 @@ type seedQueue struct {
 }
 
 // lock takes q's lock, counting a wait in waits when it was held.
-func (q *seedQueue) lock(waits *uint64) {
+func (q *portQueue) lock(waits *uint64) {
 	if !q.mu.TryLock() {
 		*waits++
 		q.mu.Lock()
 	}
 }
 
-// seedStealing is the seeds' work-stealing scheduler: P workers, each
+// PortStealing is the experiment's work-stealing scheduler: P workers, each
 // running the tasks of its own queue and, when that is dry, moving half of
 // another worker's queue (the first non-empty one after its own) into its
 // own. Tasks are never created while it runs, so a worker that finds every
 // queue empty is done: what is left is held by workers that will run it.
-type seedStealing struct {
-	qs []seedQueue
+type PortStealing struct {
+	qs []portQueue
+	n  int // tasks dealt
 }
 
-func newSeedStealing(workers, n int) *seedStealing {
-	s := &seedStealing{qs: make([]seedQueue, workers)}
+// NewPortStealing returns the scheduler for up to n tasks on workers workers.
+func NewPortStealing(workers, n int) *PortStealing {
+	s := &PortStealing{qs: make([]portQueue, workers)}
 	for i := range s.qs {
 		// A queue never holds more than its first deal: a thief's own
 		// queue is empty when it steals, and it takes half of another's.
@@ -50,8 +65,9 @@ func newSeedStealing(workers, n int) *seedStealing {
 	return s
 }
 
-// deal resets the counters and deals tasks 0..n-1 round-robin, untimed.
-func (s *seedStealing) deal(n int) {
+// Deal resets the counters and deals tasks 0..n-1 round-robin.
+func (s *PortStealing) Deal(n int) {
+	s.n = n
 	for i := range s.qs {
 		q := &s.qs[i]
 		q.tasks, q.head = q.tasks[:0], 0
@@ -63,7 +79,7 @@ func (s *seedStealing) deal(n int) {
 	}
 }
 
-func (s *seedStealing) run(task func(i int)) {
+func (s *PortStealing) Run(task func(i int)) {
 	var wg sync.WaitGroup
 	for me := range s.qs {
 		wg.Go(func() { s.work(me, task) })
@@ -71,7 +87,7 @@ func (s *seedStealing) run(task func(i int)) {
 	wg.Wait()
 }
 
-func (s *seedStealing) work(me int, task func(i int)) {
+func (s *PortStealing) work(me int, task func(i int)) {
 	own := &s.qs[me]
 	for {
 		own.lock(&own.lockWaits)
@@ -92,7 +108,7 @@ func (s *seedStealing) work(me int, task func(i int)) {
 
 // stealHalf moves half (rounded up) of the first non-empty queue after me's
 // into me's, and reports whether it found one.
-func (s *seedStealing) stealHalf(me int) bool {
+func (s *PortStealing) stealHalf(me int) bool {
 	own := &s.qs[me]
 	for k := 1; k < len(s.qs); k++ {
 		v := &s.qs[(me+k)%len(s.qs)]
@@ -119,8 +135,8 @@ func (s *seedStealing) stealHalf(me int) bool {
 	return false
 }
 
-func (s *seedStealing) counters(n int) Counters {
-	c := Counters{Tasks: uint64(n)}
+func (s *PortStealing) Counters() forkjoin.Stats {
+	c := forkjoin.Stats{Tasks: uint64(s.n)}
 	for i := range s.qs {
 		q := &s.qs[i]
 		c.LockWaits += q.lockWaits
@@ -130,19 +146,20 @@ func (s *seedStealing) counters(n int) Counters {
 	return c
 }
 
-// seedShared is the seeds' global queue: every task in one mutex-protected
-// queue, P workers taking one at a time from its front.
-type seedShared struct {
-	q       seedQueue
+// PortShared is the experiment's global queue: every task in one
+// mutex-protected queue, P workers taking one at a time from its front.
+type PortShared struct {
+	q       portQueue
 	workers int
-	waits   []seedQueue // per-worker lock-wait counters (only the counters are used)
+	waits   []portQueue // per-worker lock-wait counters (only the counters are used)
 }
 
-func newSeedShared(workers, n int) *seedShared {
-	return &seedShared{q: seedQueue{tasks: make([]int32, 0, n)}, workers: workers, waits: make([]seedQueue, workers)}
+// NewPortShared returns the scheduler for up to n tasks on workers workers.
+func NewPortShared(workers, n int) *PortShared {
+	return &PortShared{q: portQueue{tasks: make([]int32, 0, n)}, workers: workers, waits: make([]portQueue, workers)}
 }
 
-func (s *seedShared) fill(n int) {
+func (s *PortShared) Deal(n int) {
 	s.q.tasks, s.q.head = s.q.tasks[:0], 0
 	for i := range n {
 		s.q.tasks = append(s.q.tasks, int32(i))
@@ -152,7 +169,7 @@ func (s *seedShared) fill(n int) {
 	}
 }
 
-func (s *seedShared) run(task func(i int)) {
+func (s *PortShared) Run(task func(i int)) {
 	var wg sync.WaitGroup
 	for me := range s.workers {
 		waits := &s.waits[me].lockWaits
@@ -173,18 +190,18 @@ func (s *seedShared) run(task func(i int)) {
 	wg.Wait()
 }
 
-func (s *seedShared) counters(n int) Counters {
-	c := Counters{Tasks: uint64(n)}
+func (s *PortShared) Counters() forkjoin.Stats {
+	c := forkjoin.Stats{Tasks: uint64(len(s.q.tasks))}
 	for i := range s.waits {
 		c.LockWaits += s.waits[i].lockWaits
 	}
 	return c
 }
 
-// flatStatic runs task(0..n-1) with no scheduler at all: worker k of
-// workers runs tasks k, k+workers, k+2·workers, ... and nothing is shared.
-// It is the floor every scheduler's row stands on.
-func flatStatic(workers, n int, task func(i int)) {
+// Static runs task(0..n-1) with no scheduler at all: worker k of workers
+// runs tasks k, k+workers, k+2·workers, ... and nothing is shared. It is the
+// floor every scheduler stands on.
+func Static(workers, n int, task func(i int)) {
 	var wg sync.WaitGroup
 	for k := range workers {
 		wg.Go(func() {

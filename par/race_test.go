@@ -1,0 +1,6 @@
+//go:build race
+
+package par_test
+
+// raceEnabled tells tests to size their workloads for the race detector.
+const raceEnabled = true
