@@ -172,6 +172,17 @@ func (p plan) finish() (complete bool) {
 // finishOn is finish with a piece function of its own, which learns the
 // worker running it; setup, if not nil, runs on the pool first.
 func (p plan) finishOn(setup func(w *forkjoin.Worker), piece func(w *forkjoin.Worker, lo, hi int)) (complete bool) {
+	if w := forkjoin.Current(); w != nil {
+		// From a task: run's work, without the closure it would take.
+		defer rewrap()
+		checkCanceled(w)
+		if setup != nil {
+			setup(w)
+		}
+		forkjoin.ForRange(w, p.done, p.n, p.grain, piece)
+		checkCanceled(w)
+		return true
+	}
 	run(func(w *forkjoin.Worker) {
 		if setup != nil {
 			setup(w)
