@@ -257,7 +257,7 @@ func runBatch[T, R any](w *Worker, s *S, tasks []T, run func(*Worker, T) R) {
 // (settleTask: unjoined forks joined, panics recorded), with one deferred
 // recovery for the whole run.
 func runFrom[T, R any](w *Worker, s *S, i int, tasks []T, run func(*Worker, T) R) (next int) {
-	mark := len(w.open)
+	mark := w.mark()
 	finished := false
 	defer func() {
 		if !finished { // a panic, or runtime.Goexit (which goes on after us)
@@ -267,7 +267,7 @@ func runFrom[T, R any](w *Worker, s *S, i int, tasks []T, run func(*Worker, T) R
 	}()
 	for ; i < len(tasks) && !w.Canceled(); i++ {
 		run(w, tasks[i])
-		if len(w.open) > mark || w.batch != nil {
+		if w.leftovers(mark) {
 			s.fail(w.settleTask(mark, nil, nil))
 		}
 	}

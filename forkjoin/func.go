@@ -62,9 +62,19 @@ func (j *funcJob[A, R]) abandon(w *Worker) {
 
 // callFunc is call for a Func's body.
 func callFunc[A, R any](w *Worker, fn func(*Worker, A) R, a A) (r R, pe *PanicError) {
-	mark := len(w.open)
-	defer func() { pe = w.settleTask(mark, recover(), pe) }()
-	return fn(w, a), nil
+	mark := w.mark()
+	ok := false
+	defer func() {
+		if !ok { // a panic, or runtime.Goexit
+			pe = w.settleTask(mark, recover(), nil)
+		}
+	}()
+	r = fn(w, a)
+	ok = true
+	if w.leftovers(mark) {
+		pe = w.settleTask(mark, nil, nil)
+	}
+	return r, pe
 }
 
 // Call runs f on a in the calling task, without forking.

@@ -112,18 +112,38 @@ func (w *Worker) closeOpen(j *job) bool {
 	return false
 }
 
+// A taskMark is where a task's forks begin: its first entry in w.open (the
+// eager forks it has not joined) and its first frame (heartbeat.go).
+type taskMark struct{ open, frames int }
+
+// mark returns the mark of a task starting now on w.
+func (w *Worker) mark() taskMark { return taskMark{len(w.open), w.nframes} }
+
+// leftovers reports whether the task that began at m left anything for
+// settleTask: an unjoined fork, a pending frame, or an open spawn batch.
+func (w *Worker) leftovers(m taskMark) bool {
+	return len(w.open) > m.open || w.nframes > m.frames || w.batch != nil
+}
+
 // settleTask ends a task: it turns v, a recovered panic value (nil if none
-// or for runtime.Goexit), into the task's *PanicError, and joins the Spawns
-// and Forks the task left unjoined (those above mark in w.open), so that
-// none outlives it; the first of their panics becomes the task's if it had
-// none; it also closes the task's open spawn batch (batch.go). Every task's
-// end runs it: call, callFunc and callScopeBody defer it, and a batch's
-// tasks run under runFrom, which calls it.
-func (w *Worker) settleTask(mark int, v any, pe *PanicError) *PanicError {
+// or for runtime.Goexit), into the task's *PanicError, and ends what the
+// task left behind, so that none of it outlives the task: it runs the
+// spawns and forks still pending in its frames (those above m.frames; see
+// settleFrames), and joins the Spawns and Forks it forked eagerly and left
+// unjoined (those above m.open in w.open); the first of their panics
+// becomes the task's if it had none. It also closes the task's open spawn
+// batch (batch.go). Every task's end runs it: call, callFunc and
+// callScopeBody defer it, and a batch's tasks run under runFrom, which calls
+// it.
+func (w *Worker) settleTask(m taskMark, v any, pe *PanicError) *PanicError {
 	w.closeBatch() // batch.go, rule 2
 	if v != nil {
 		pe = asPanicError(v)
 	}
+	if w.nframes > m.frames {
+		pe = w.settleFrames(m.frames, pe)
+	}
+	mark := m.open
 	for len(w.open) > mark {
 		// j stays in w.open until it is done or running here, so that
 		// a Goexit in what takeBack or the wait runs still finds it.

@@ -190,7 +190,7 @@ func (w *Worker) flushScope() {
 // callScopeBody is call for a scope's body.
 func callScopeBody(s *S, body func(*S)) (pe *PanicError) {
 	w := s.w
-	mark := len(w.open)
+	mark := w.mark()
 	defer func() { pe = w.settleTask(mark, recover(), pe) }()
 	body(s)
 	return nil
