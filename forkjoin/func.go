@@ -1,5 +1,7 @@
 package forkjoin
 
+import "unsafe"
+
 // A Func is a task body registered once, for forks that allocate nothing.
 //
 // Join's closures escape to the heap, since a thief may run them: each Join
@@ -201,11 +203,20 @@ func (f *Func[A, R]) joinEager(w *Worker, a, b A) (ra, rb R) {
 
 // Fork makes f(a) stealable and returns a handle to join it later, in any
 // order, exactly once, from the same task. A handle the task leaves unjoined
-// is joined when the task returns, as Spawn's Futures are. Once the
-// invocation is canceled, Fork starts nothing and the handle yields the
-// zero value.
+// is joined when the task returns, as Spawn's Futures are: then a late Join
+// returns its result. Once the invocation is canceled, Fork starts nothing
+// and the handle yields the zero value.
+//
+// In work-stealing mode the fork is lazy (heartbeat.go), as Join's: f(a)
+// waits in a frame of w's own until its Join runs it, unless w offered it
+// to thieves first (its oldest frames, about every 100 µs and when another
+// worker runs out of work); a fork nobody was offered costs about a
+// function call. Fork notices a cancellation within 32 forks.
 func (f *Func[A, R]) Fork(w *Worker, a A) Forked[A, R] {
 	w.check("forkjoin.Func.Fork")
+	if d := w.nframes; d < lazyDepth && !w.shared {
+		return f.forkLazy(w, a, d)
+	}
 	if w.Canceled() {
 		return Forked[A, R]{gen: 1} // no record: Join yields the zero value
 	}
@@ -216,11 +227,31 @@ func (f *Func[A, R]) Fork(w *Worker, a A) Forked[A, R] {
 	return Forked[A, R]{j: j, gen: j.gen}
 }
 
+// forkLazy is Fork with a lazy frame at depth d.
+func (f *Func[A, R]) forkLazy(w *Worker, a A, d int) Forked[A, R] {
+	j := w.frames[d].j
+	if j == nil || j.key != unsafe.Pointer(f) {
+		j = f.frameRecord(w, d)
+	}
+	fj := (*funcJob[A, R])(unsafe.Pointer(j)) // the key is the record's type
+	fj.arg = a
+	w.frames[d].st = frameLazy
+	w.nframes = d + 1
+	if w.hbLeft--; w.hbLeft < 0 && w.forkBeat(d) {
+		f.clear(fj)
+		w.popFrame(d)
+		return Forked[A, R]{gen: 1}
+	}
+	w.nTasks++
+	return Forked[A, R]{j: fj, gen: j.gen, d: int32(d) + 1}
+}
+
 // Forked is a pending Func.Fork. It is a small value: copy it freely, but
 // join it once.
 type Forked[A, R any] struct {
 	j   *funcJob[A, R]
 	gen uint32
+	d   int32 // 1 + the fork's frame (heartbeat.go); 0 for an eager fork, in w.open
 }
 
 // Join waits for the forked call and returns its result: it runs it inline
@@ -243,6 +274,19 @@ func (h Forked[A, R]) Join(w *Worker) R {
 		panic("forkjoin: Forked joined on another worker than the one that forked it; join it from the forking task")
 	}
 	f := j.fn()
+	if h.d > 0 {
+		if d := int(h.d) - 1; d < w.nframes && w.frames[d].j == &j.job {
+			return f.joinFrame(w, j, d)
+		}
+		// Run when the forking task returned (settleFrames), which left
+		// the record to us.
+		r, pe := j.res, j.panic
+		f.put(w, j)
+		if pe != nil {
+			panic(pe)
+		}
+		return r
+	}
 	if !w.isOpen(&j.job) {
 		// Joined for us when the forking task returned (settleTask).
 		r, pe := j.res, j.panic
@@ -265,6 +309,46 @@ func (h Forked[A, R]) Join(w *Worker) R {
 	w.closeOpen(&j.job)
 	r, pe := j.res, j.panic
 	f.put(w, j)
+	if pe != nil {
+		panic(pe)
+	}
+	return r
+}
+
+// joinFrame is Forked.Join of a lazy fork whose frame d still holds j: it
+// runs f(arg) here, as a task of its own (callFunc), unless the frame was
+// promoted and a thief took it, and ends the frame. The record stays in
+// its slot for the next fork at d.
+func (f *Func[A, R]) joinFrame(w *Worker, j *funcJob[A, R], d int) R {
+	fr := &w.frames[d]
+	j.gen++ // spent: a second Join of the handle panics
+	if fr.st == frameLazy || w.takeBack(&j.job) {
+		arg := j.arg
+		f.clear(j)
+		if j.latch.state.Load() != latchUnset {
+			j.reset()
+		}
+		top := d == w.nframes-1
+		if top {
+			w.popFrame(d) // f(arg)'s forks may use the slot
+		} else {
+			fr.st = frameRunning
+		}
+		r, pe := callFunc(w, f.fn, arg)
+		if !top {
+			w.popFrame(d)
+		}
+		if pe != nil {
+			panic(pe)
+		}
+		return r
+	}
+	fr.st = frameWaiting
+	w.waitForJob(&j.job)
+	r, pe := j.res, j.panic
+	f.clear(j)
+	j.reset()
+	w.popFrame(d)
 	if pe != nil {
 		panic(pe)
 	}
