@@ -1,9 +1,13 @@
 package forkjoin
 
-// A Future is a task forked by Spawn, to be joined later.
+import "unsafe"
+
+// A Future is a task forked by Spawn, to be joined later. It is a small
+// value: copy it freely, but join it once.
 type Future[T any] struct {
-	j      *closureJob[T] // nil if Spawn started nothing (canceled)
-	joined bool
+	j   *closureJob[T] // nil if Spawn started nothing (canceled)
+	gen uint32
+	d   int32 // 1 + the spawn's frame (heartbeat.go); 0 for an eager one, in w.open
 }
 
 // Spawn makes fn stealable now and returns a Future to join later, in any
@@ -13,45 +17,81 @@ type Future[T any] struct {
 // outlives its invocation; but join explicitly: until then it may still be
 // running. Once the invocation is canceled, Spawn starts nothing and the
 // Future yields the zero value.
-func Spawn[T any](w *Worker, fn func(w *Worker) T) *Future[T] {
+//
+// In work-stealing mode the spawn is lazy, as Func.Fork's: fn waits in a
+// frame of w's own until the Future's Join runs it, unless w offered it to
+// thieves first (heartbeat.go). A spawn nobody was offered costs about a
+// function call, beside the allocation of fn's closure.
+func Spawn[T any](w *Worker, fn func(w *Worker) T) Future[T] {
 	if fn == nil {
 		panic("forkjoin.Spawn: fn is nil")
 	}
 	w.check("forkjoin.Spawn")
+	if d := w.nframes; d < lazyDepth && !w.shared {
+		return spawnLazy(w, fn, d)
+	}
 	if w.Canceled() {
-		return &Future[T]{}
+		return Future[T]{gen: 1}
 	}
 	j := newClosureJob(w, fn)
 	w.fork(&j.job)
 	w.open = append(w.open, &j.job)
-	return &Future[T]{j: j}
+	return Future[T]{j: j, gen: j.gen}
+}
+
+// spawnLazy is Spawn with a lazy frame at depth d.
+func spawnLazy[T any](w *Worker, fn func(*Worker) T, d int) Future[T] {
+	key := typeKey[closureJob[T]]()
+	j := w.frames[d].j
+	if j == nil || j.key != key {
+		if j = w.slotRecord(d, key); j == nil {
+			j = &newClosureJob(w, fn).job
+		}
+		w.setSlot(d, j, nil)
+	}
+	cj := (*closureJob[T])(unsafe.Pointer(j)) // the key is the record's type
+	cj.fn = fn
+	w.frames[d].st = frameLazy
+	w.nframes = d + 1
+	if w.hbLeft--; w.hbLeft < 0 && w.forkBeat(d) {
+		cj.fn = nil
+		w.popFrame(d)
+		return Future[T]{gen: 1}
+	}
+	w.nTasks++
+	return Future[T]{j: cj, gen: j.gen, d: int32(d) + 1}
 }
 
 // Join returns the spawned task's result: it runs the task inline if nobody
 // took it yet, or helps until it is done. A panic in the task is re-raised as
-// a *PanicError. Join panics if called twice, or if w is not the worker
-// that spawned it.
-func (f *Future[T]) Join(w *Worker) T {
-	if f.joined {
-		panic("forkjoin: Future joined twice")
-	}
-	f.joined = true
+// a *PanicError. Join panics if the Future was already joined, or if w is
+// not the worker that spawned it.
+func (f Future[T]) Join(w *Worker) T {
 	j := f.j
 	if j == nil {
+		if f.gen == 0 {
+			panic("forkjoin: Join of a zero Future; use the one Spawn returned")
+		}
 		var zero T
-		return zero
+		return zero // Spawn started nothing: the invocation was canceled
+	}
+	if j.gen != f.gen {
+		panic("forkjoin: Future joined twice")
 	}
 	if j.owner != w || !w.onOwnGoroutine() {
 		panic("forkjoin: Future joined on another worker than the one that spawned it; join it from the spawning task")
 	}
-	f.j = nil
-	if !w.isOpen(&j.job) {
-		// Already joined for us when the spawning task returned
-		// (settleTask): the record is no longer ours to reuse.
-		if j.panic != nil {
-			panic(j.panic)
+	if f.d > 0 {
+		if d := int(f.d) - 1; d < w.nframes && w.frames[d].j == &j.job {
+			return j.joinFrame(w, d)
 		}
-		return j.res
+		// Run when the spawning task returned (settleFrames), which left
+		// the record to us.
+		return j.result(w)
+	}
+	if !w.isOpen(&j.job) {
+		// Joined for us when the spawning task returned (settleTask).
+		return j.result(w)
 	}
 	// j leaves w.open only once it is done or running here: a Goexit in
 	// what takeBack or the wait runs leaves it for settleTask to join.
@@ -66,8 +106,54 @@ func (f *Future[T]) Join(w *Worker) T {
 	}
 	w.waitForJob(&j.job)
 	w.closeOpen(&j.job)
+	return j.result(w)
+}
+
+// result frees j, a record whose task has finished, and returns the task's
+// result, or re-raises its panic.
+func (j *closureJob[T]) result(w *Worker) T {
 	r, pe := j.res, j.panic
 	j.free(w)
+	if pe != nil {
+		panic(pe)
+	}
+	return r
+}
+
+// joinFrame is Future.Join of a lazy spawn whose frame d still holds j; see
+// Func.joinFrame, its twin.
+func (j *closureJob[T]) joinFrame(w *Worker, d int) T {
+	fr := &w.frames[d]
+	j.gen++ // spent: a second Join panics
+	if fr.st == frameLazy || w.takeBack(&j.job) {
+		fn := j.fn
+		var r T
+		j.fn, j.res = nil, r
+		if j.latch.state.Load() != latchUnset {
+			j.reset()
+		}
+		top := d == w.nframes-1
+		if top {
+			w.popFrame(d) // fn's forks may use the slot
+		} else {
+			fr.st = frameRunning
+		}
+		r, pe := call(w, fn)
+		if !top {
+			w.popFrame(d)
+		}
+		if pe != nil {
+			panic(pe)
+		}
+		return r
+	}
+	fr.st = frameWaiting
+	w.waitForJob(&j.job)
+	r, pe := j.res, j.panic
+	var zero T
+	j.fn, j.res = nil, zero
+	j.reset()
+	w.popFrame(d)
 	if pe != nil {
 		panic(pe)
 	}
