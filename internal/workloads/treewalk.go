@@ -1,0 +1,161 @@
+package workloads
+
+import (
+	"github.com/fjkit/fjkit/forkjoin"
+	"github.com/fjkit/fjkit/par"
+)
+
+// The walks of the irregular tree, one per way of forking a Go programmer
+// may reach for. Each returns the same total as Tree.Serial.
+
+// maxKids bounds the children of any node of NewTree's tree (8 from the
+// breadth-first part, and the chains hang at most one more from each of
+// four nodes), so that the walks that collect futures keep them in an array
+// on the stack.
+const maxKids = 16
+
+// WalkSpawn forks every child with Spawn and joins the futures in order.
+func (t *Tree) WalkSpawn(w *forkjoin.Worker, i int32) Tot {
+	s := t.Visit(i)
+	var buf [maxKids]forkjoin.Future[Tot]
+	fs := buf[:0]
+	for _, c := range t.Children(i) {
+		fs = append(fs, forkjoin.Spawn(w, func(w *forkjoin.Worker) Tot { return t.WalkSpawn(w, c) }))
+	}
+	for k := range fs {
+		s = s.Add(fs[k].Join(w))
+	}
+	return s
+}
+
+// perWorker is one worker's running total, on a cache line of its own.
+type perWorker struct {
+	Tot
+	_ [64 - 24]byte
+}
+
+func sum(acc []perWorker) Tot {
+	var s Tot
+	for i := range acc {
+		s = s.Add(acc[i].Tot)
+	}
+	return s
+}
+
+// WalkScope walks the tree in one scope: every node's task adds its own
+// total to its worker's and spawns a task per child with s.Go, as the Rayon
+// peer's scope walk does.
+func (t *Tree) WalkScope(w *forkjoin.Worker) Tot {
+	acc := make([]perWorker, w.Pool().Workers())
+	forkjoin.Scope(w, func(s *forkjoin.S) { t.goWalk(w, s, acc, 0) })
+	return sum(acc)
+}
+
+func (t *Tree) goWalk(w *forkjoin.Worker, s *forkjoin.S, acc []perWorker, i int32) {
+	a := &acc[w.ID()]
+	a.Tot = a.Tot.Add(t.Visit(i))
+	for _, c := range t.Children(i) {
+		s.Go(func(w *forkjoin.Worker) { t.goWalk(w, s, acc, c) })
+	}
+}
+
+// goArg is a node for WalkFuncGo's spawns.
+type goArg struct {
+	t   *Tree
+	s   *forkjoin.S
+	acc []perWorker
+	i   int32
+}
+
+var goWalkFunc *forkjoin.Func[goArg, struct{}]
+
+func init() { goWalkFunc = forkjoin.NewFunc(goWalkBody) }
+
+// WalkFuncGo is WalkScope with Func.Go, the spawn that allocates nothing.
+func (t *Tree) WalkFuncGo(w *forkjoin.Worker) Tot {
+	acc := make([]perWorker, w.Pool().Workers())
+	forkjoin.Scope(w, func(s *forkjoin.S) { goWalkBody(w, goArg{t, s, acc, 0}) })
+	return sum(acc)
+}
+
+func goWalkBody(w *forkjoin.Worker, a goArg) struct{} {
+	p := &a.acc[w.ID()]
+	p.Tot = p.Tot.Add(a.t.Visit(a.i))
+	for _, c := range a.t.Children(a.i) {
+		goWalkFunc.Go(a.s, goArg{a.t, a.s, a.acc, c})
+	}
+	return struct{}{}
+}
+
+// forWalk is WalkFor's state: the loop body is made once per walk, and
+// runs over a node's children as they sit in Kids, Start[i] to Start[i+1].
+type forWalk struct {
+	t    *Tree
+	acc  []perWorker
+	body func(w *forkjoin.Worker, k int)
+}
+
+// WalkFor runs forkjoin.For over every node's children; each node adds its
+// own total to its worker's.
+func (t *Tree) WalkFor(w *forkjoin.Worker) Tot {
+	fw := &forWalk{t: t, acc: make([]perWorker, w.Pool().Workers())}
+	fw.body = func(w *forkjoin.Worker, k int) { fw.walk(w, t.Kids[k]) }
+	fw.walk(w, 0)
+	return sum(fw.acc)
+}
+
+func (fw *forWalk) walk(w *forkjoin.Worker, i int32) {
+	a := &fw.acc[w.ID()]
+	a.Tot = a.Tot.Add(fw.t.Visit(i))
+	forkjoin.For(w, int(fw.t.Start[i]), int(fw.t.Start[i+1]), fw.body)
+}
+
+// WalkPar calls par.For over every node's children, nested in the tasks
+// of the default pool; the children's totals land in a slice per node.
+func (t *Tree) WalkPar(i int32) Tot {
+	s := t.Visit(i)
+	kids := t.Children(i)
+	if len(kids) == 0 {
+		return s
+	}
+	res := make([]Tot, len(kids))
+	par.For(len(kids), func(k int) { res[k] = t.WalkPar(kids[k]) })
+	for _, r := range res {
+		s = s.Add(r)
+	}
+	return s
+}
+
+// span is a run of sibling nodes, Kids[lo:hi], for the Func walks.
+type span struct {
+	t      *Tree
+	lo, hi int32
+}
+
+var joinWalk *forkjoin.Func[span, Tot]
+
+func init() { joinWalk = forkjoin.NewFunc(joinWalkBody) }
+
+// WalkJoin walks the tree with Func.Join over halves of every child list,
+// as the Rayon peer's join walk does, making the joins that would run
+// inline as direct calls (Worker.Inline).
+func (t *Tree) WalkJoin(w *forkjoin.Worker) Tot {
+	return t.Visit(0).Add(joinWalkBody(w, span{t, t.Start[0], t.Start[1]}))
+}
+
+func joinWalkBody(w *forkjoin.Worker, a span) Tot {
+	switch a.hi - a.lo {
+	case 0:
+		return Tot{}
+	case 1:
+		i := a.t.Kids[a.lo]
+		return a.t.Visit(i).Add(joinWalkBody(w, span{a.t, a.t.Start[i], a.t.Start[i+1]}))
+	}
+	mid := a.lo + (a.hi-a.lo)/2
+	l, r := span{a.t, a.lo, mid}, span{a.t, mid, a.hi}
+	if w.Inline() {
+		return joinWalkBody(w, l).Add(joinWalkBody(w, r))
+	}
+	x, y := joinWalk.Join(w, l, r)
+	return x.Add(y)
+}
