@@ -213,6 +213,11 @@ func (f *Func[A, R]) joinEager(w *Worker, a, b A) (ra, rb R) {
 // worker runs out of work); a fork nobody was offered costs about a
 // function call. Fork notices a cancellation within 32 forks.
 func (f *Func[A, R]) Fork(w *Worker, a A) Forked[A, R] {
+	if w != nil && w.nframes-w.promoteAt >= protectDepth && w.nframes < lazyDepth {
+		// Deep in a recursion, where Func.Join joins inline: the forks
+		// nearer the task's root checked w (see Worker).
+		return f.forkLazy(w, a, w.nframes)
+	}
 	w.check("forkjoin.Func.Fork")
 	if d := w.nframes; d < lazyDepth && !w.shared {
 		return f.forkLazy(w, a, d)
@@ -259,6 +264,17 @@ type Forked[A, R any] struct {
 // re-raised as a *PanicError. Join panics if the handle was already joined,
 // or if w is not the worker that forked it.
 func (h Forked[A, R]) Join(w *Worker) R {
+	if j := h.j; j != nil && j.gen == h.gen && j.owner == w && h.d > 0 {
+		if d := int(h.d) - 1; d < w.nframes && w.frames[d].j == &j.job {
+			return j.fn().joinFrame(w, j, d) // the common case: its frame is pending
+		}
+	}
+	return h.join(w)
+}
+
+// join is Join with the checks, and for every handle whose frame is not
+// pending any more.
+func (h Forked[A, R]) join(w *Worker) R {
 	j := h.j
 	if j == nil {
 		if h.gen == 0 {

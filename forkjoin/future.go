@@ -26,6 +26,11 @@ func Spawn[T any](w *Worker, fn func(w *Worker) T) Future[T] {
 	if fn == nil {
 		panic("forkjoin.Spawn: fn is nil")
 	}
+	if w != nil && w.nframes-w.promoteAt >= protectDepth && w.nframes < lazyDepth {
+		// Deep in a recursion, where Func.Join joins inline: the forks
+		// nearer the task's root checked w (see Worker).
+		return spawnLazy(w, fn, w.nframes)
+	}
 	w.check("forkjoin.Spawn")
 	if d := w.nframes; d < lazyDepth && !w.shared {
 		return spawnLazy(w, fn, d)
@@ -67,6 +72,17 @@ func spawnLazy[T any](w *Worker, fn func(*Worker) T, d int) Future[T] {
 // a *PanicError. Join panics if the Future was already joined, or if w is
 // not the worker that spawned it.
 func (f Future[T]) Join(w *Worker) T {
+	if j := f.j; j != nil && j.gen == f.gen && j.owner == w && f.d > 0 {
+		if d := int(f.d) - 1; d < w.nframes && w.frames[d].j == &j.job {
+			return j.joinFrame(w, d) // the common case: its frame is pending
+		}
+	}
+	return f.join(w)
+}
+
+// join is Join with the checks, and for every Future whose frame is not
+// pending any more.
+func (f Future[T]) join(w *Worker) T {
 	j := f.j
 	if j == nil {
 		if f.gen == 0 {

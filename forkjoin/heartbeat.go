@@ -154,9 +154,11 @@ type lazyFrame struct {
 // frameOps is what a spawn's or a loop's record does as a frame. Only the
 // frame's worker calls these, on its goroutine.
 type frameOps interface {
-	// promote makes fr's pending work stealable, and reports whether fr
-	// may be promoted again (a loop with two pieces left).
-	promote(w *Worker, fr *lazyFrame) (again bool)
+	// promote makes the pending work of fr, frame d, stealable: it
+	// reports whether it pushed a job, and whether fr may be promoted again
+	// (a loop with two pieces left). A frame with nothing to push leaves
+	// the lazy state.
+	promote(w *Worker, fr *lazyFrame, d int) (pushed, again bool)
 	// settle runs a spawn's task at its spawner's end (settleFrames); top
 	// says fr is the top frame, to be popped before the task runs, so that
 	// a chain of spawns reuses one slot.
@@ -238,11 +240,14 @@ func (w *Worker) promoteOldest() bool {
 	for k := w.promoteAt; k < w.nframes; k++ {
 		if fr := &w.frames[k]; fr.st == frameLazy {
 			w.promoteAt = k + 1
-			if w.promote(fr) {
+			pushed, again := w.promote(fr, k)
+			if again {
 				w.promoteAt = k // a loop: what is left is still the oldest work
 			}
-			w.pool.sleep.notify()
-			return true
+			if pushed {
+				w.pool.sleep.notify()
+				return true
+			}
 		}
 	}
 	w.promoteAt = w.nframes
@@ -255,23 +260,27 @@ func (w *Worker) promoteOldest() bool {
 func (w *Worker) promoteAll() {
 	for ; w.promoteAt < w.nframes; w.promoteAt++ {
 		if fr := &w.frames[w.promoteAt]; fr.st == frameLazy {
-			w.promote(fr)
+			w.promote(fr, w.promoteAt)
 		}
 	}
 	w.pool.sleep.notify()
 }
 
-// promote makes fr's pending work a job of w's invocation on w's deque, and
-// reports whether fr may be promoted again.
-func (w *Worker) promote(fr *lazyFrame) (again bool) {
-	w.nPromoted++
+// promote makes the pending work of fr, frame d, a job of w's invocation on
+// w's deque; see frameOps.promote.
+func (w *Worker) promote(fr *lazyFrame, d int) (pushed, again bool) {
 	if fr.ops != nil {
-		return fr.ops.promote(w, fr)
+		pushed, again = fr.ops.promote(w, fr, d)
+	} else {
+		fr.st = framePromoted
+		fr.j.root = w.root
+		w.deque.Push(fr.j)
+		pushed = true
 	}
-	fr.st = framePromoted
-	fr.j.root = w.root
-	w.deque.Push(fr.j)
-	return false
+	if pushed {
+		w.nPromoted++
+	}
+	return pushed, again
 }
 
 // requestBeat asks w to promote a lazy frame at its next heartbeat check.
@@ -296,10 +305,8 @@ func (w *Worker) forkBeat(d int) (canceled bool) {
 		if d != 0 {
 			return false
 		}
-		if fr := &w.frames[0]; fr.st == frameLazy {
-			if w.promote(fr) {
-				w.promoteAt = 0
-			} else {
+		if fr := &w.frames[0]; fr.st == frameLazy && w.promoteAt == 0 {
+			if _, again := w.promote(fr, 0); !again {
 				w.promoteAt = 1
 			}
 			w.pool.sleep.notify()

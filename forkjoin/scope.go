@@ -73,7 +73,11 @@ func (s *S) Go(fn func(w *Worker)) {
 	if fn == nil {
 		panic("forkjoin.S.Go: fn is nil")
 	}
-	s.goFrom(s.caller("forkjoin.S.Go"), fn)
+	w := s.w
+	if s.ended.Load() || !w.onOwnGoroutine() { // the common case, inline
+		w = s.caller("forkjoin.S.Go")
+	}
+	s.goFrom(w, fn)
 }
 
 // GoFrom spawns fn in the scope from a task running on w. It is Go for

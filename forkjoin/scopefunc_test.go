@@ -148,12 +148,12 @@ func TestFewSpawnsWaitUnpublished(t *testing.T) {
 	}
 }
 
-// Spawns held back in an open batch while every worker was busy are
-// published when the spawner forks (or waits), and a parked worker is woken
-// for them: here the held-back task must meet the fork's inline side, so
-// the run finishes only if the other worker, parked by then, is woken and
-// takes the batch.
-func TestForkPublishesHeldBackSpawns(t *testing.T) {
+// Spawns held back while every worker was busy (in frames, or in an open
+// batch) are published while the spawner goes on forking, at its heartbeat,
+// and a parked worker is woken for them: here the held-back task must meet
+// the spawner's forking loop, so the run finishes only if the other worker,
+// parked by then, is woken and takes it.
+func TestHeartbeatPublishesHeldBackSpawns(t *testing.T) {
 	p := forkjoin.New(forkjoin.Workers(2))
 	defer func() {
 		if !t.Failed() { // Close would wait for the stuck Run
@@ -172,9 +172,8 @@ func TestForkPublishesHeldBackSpawns(t *testing.T) {
 					close(gate)
 					return
 				}
-				// Enough tasks that the scope stops publishing every
-				// spawn at once, then one that must meet the fork below:
-				// nobody is idle, so it waits in the open batch.
+				// Tasks that wait unpublished (nobody is idle), then one
+				// that must meet the forking loop below.
 				for range 100 {
 					s.Go(func(*forkjoin.Worker) {})
 				}
@@ -193,7 +192,11 @@ func TestForkPublishesHeldBackSpawns(t *testing.T) {
 				if !waitUntil(func() bool { return p.Stats().Parks > parks }) {
 					t.Error("the other worker never parked")
 				}
-				forkjoin.Join(w, meet, func(*forkjoin.Worker) int { return 0 })
+				// Compute, forking: the heartbeat offers the frames.
+				arrived.Add(1)
+				for arrived.Load() < 2 {
+					fibJoin.Call(w, 12)
+				}
 			})
 		})
 	})

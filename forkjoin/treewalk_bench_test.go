@@ -1,7 +1,6 @@
 package forkjoin_test
 
 import (
-	"os"
 	"strconv"
 	"sync"
 	"testing"
@@ -84,49 +83,4 @@ func TestTreeWalks(t *testing.T) {
 	if got := tr.WalkPar(0); got != want {
 		t.Errorf("par-for = %s, want %s", got.Check(), want.Check())
 	}
-}
-
-// TestTreeWalkInstructions runs one walk, FJKIT_WALK (an entry of treeWalks,
-// or serial), FJKIT_WALK_RUNS times on one worker inside countedWalks, for
-// counting its instructions where hardware counters are not at hand:
-//
-//	go test -c -o fj.test ./forkjoin
-//	GODEBUG=asyncpreemptoff=1,gcshrinkstackoff=1 FJKIT_WALK=spawn FJKIT_WALK_RUNS=2 \
-//	    valgrind --tool=callgrind --collect-atstart=no --toggle-collect='*countedWalks*' \
-//	    ./fj.test -test.run TreeWalkInstructions
-//
-// divided by the runs and the tree's 10⁶ nodes, is the walk's cost per node.
-// (Callgrind's signal handling needs asynchronous preemption off, and its
-// call tracking takes a goroutine's stack moving for returns: a first walk
-// grows the stack, and the collector must not shrink it.)
-func TestTreeWalkInstructions(t *testing.T) {
-	name := os.Getenv("FJKIT_WALK")
-	if name == "" {
-		t.Skip("FJKIT_WALK not set: a harness for callgrind, see the comment")
-	}
-	runs, _ := strconv.Atoi(os.Getenv("FJKIT_WALK_RUNS"))
-	tr := irregularTree()
-	want := tr.Serial(0)
-	walk := func(w *forkjoin.Worker, t *workloads.Tree) workloads.Tot { return t.Serial(0) }
-	for _, wk := range treeWalks {
-		if wk.name == name {
-			walk = wk.walk
-		}
-	}
-	p := forkjoin.New(forkjoin.Workers(1))
-	defer p.Close()
-	forkjoin.Run(p, func(w *forkjoin.Worker) {
-		walk(w, tr) // grows the stack, which callgrind would see as returns
-		if got := countedWalks(w, tr, walk, max(runs, 1)); got != want {
-			t.Errorf("%s = %s, want %s", name, got.Check(), want.Check())
-		}
-	})
-}
-
-//go:noinline
-func countedWalks(w *forkjoin.Worker, t *workloads.Tree, walk func(*forkjoin.Worker, *workloads.Tree) workloads.Tot, runs int) (s workloads.Tot) {
-	for range runs {
-		s = walk(w, t)
-	}
-	return s
 }

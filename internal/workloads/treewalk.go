@@ -59,12 +59,17 @@ func (t *Tree) goWalk(w *forkjoin.Worker, s *forkjoin.S, acc []perWorker, i int3
 	}
 }
 
-// goArg is a node for WalkFuncGo's spawns.
-type goArg struct {
+// goWalk is what every task of WalkFuncGo shares.
+type goWalk struct {
 	t   *Tree
 	s   *forkjoin.S
 	acc []perWorker
-	i   int32
+}
+
+// goArg is a node for WalkFuncGo's spawns.
+type goArg struct {
+	g *goWalk
+	i int32
 }
 
 var goWalkFunc *forkjoin.Func[goArg, struct{}]
@@ -73,16 +78,20 @@ func init() { goWalkFunc = forkjoin.NewFunc(goWalkBody) }
 
 // WalkFuncGo is WalkScope with Func.Go, the spawn that allocates nothing.
 func (t *Tree) WalkFuncGo(w *forkjoin.Worker) Tot {
-	acc := make([]perWorker, w.Pool().Workers())
-	forkjoin.Scope(w, func(s *forkjoin.S) { goWalkBody(w, goArg{t, s, acc, 0}) })
-	return sum(acc)
+	g := &goWalk{t: t, acc: make([]perWorker, w.Pool().Workers())}
+	forkjoin.Scope(w, func(s *forkjoin.S) {
+		g.s = s
+		goWalkBody(w, goArg{g, 0})
+	})
+	return sum(g.acc)
 }
 
 func goWalkBody(w *forkjoin.Worker, a goArg) struct{} {
-	p := &a.acc[w.ID()]
-	p.Tot = p.Tot.Add(a.t.Visit(a.i))
-	for _, c := range a.t.Children(a.i) {
-		goWalkFunc.Go(a.s, goArg{a.t, a.s, a.acc, c})
+	g := a.g
+	p := &g.acc[w.ID()]
+	p.Tot = p.Tot.Add(g.t.Visit(a.i))
+	for _, c := range g.t.Children(a.i) {
+		goWalkFunc.Go(g.s, goArg{g, c})
 	}
 	return struct{}{}
 }
