@@ -196,8 +196,9 @@ func (w *Worker) heartbeat() (canceled bool) {
 
 // beatDue is heartbeat without the promotion: it reports whether the
 // invocation is canceled, and whether a frame should be promoted now (the
-// beat flag, or heartbeatPeriod passed). A fixed-grain loop (forChunks)
-// calls it to decide when to split. Only w's goroutine calls it.
+// beat flag, or heartbeatPeriod passed). An inline loop (loopBeat) calls
+// it to decide whether to go on as a lazy loop. Only w's goroutine calls
+// it.
 func (w *Worker) beatDue() (canceled, promote bool) {
 	if w.root.canceled.Load() {
 		w.hbLeft = 0 // look again at every fork until the invocation is gone

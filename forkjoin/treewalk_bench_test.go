@@ -26,6 +26,8 @@ var treeWalks = []struct {
 	{"scope-go", func(w *forkjoin.Worker, t *workloads.Tree) workloads.Tot { return t.WalkScope(w) }},
 	{"func-go", func(w *forkjoin.Worker, t *workloads.Tree) workloads.Tot { return t.WalkFuncGo(w) }},
 	{"for", func(w *forkjoin.Worker, t *workloads.Tree) workloads.Tot { return t.WalkFor(w) }},
+	{"reducew", func(w *forkjoin.Worker, t *workloads.Tree) workloads.Tot { return t.WalkReduce(w) }},
+	{"fork-inline", func(w *forkjoin.Worker, t *workloads.Tree) workloads.Tot { return t.WalkFork(w) }},
 	{"join-inline", func(w *forkjoin.Worker, t *workloads.Tree) workloads.Tot { return t.WalkJoin(w) }},
 }
 

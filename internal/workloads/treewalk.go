@@ -119,6 +119,57 @@ func (fw *forWalk) walk(w *forkjoin.Worker, i int32) {
 	forkjoin.For(w, int(fw.t.Start[i]), int(fw.t.Start[i+1]), fw.body)
 }
 
+// reduceWalk is WalkReduce's state: mapf is made once per walk.
+type reduceWalk struct {
+	t    *Tree
+	mapf func(w *forkjoin.Worker, k int) Tot
+}
+
+// WalkReduce sums every node's children with forkjoin.ReduceW, whose mapf
+// recurses into the child.
+func (t *Tree) WalkReduce(w *forkjoin.Worker) Tot {
+	rw := &reduceWalk{t: t}
+	rw.mapf = func(w *forkjoin.Worker, k int) Tot { return rw.walk(w, t.Kids[k]) }
+	return rw.walk(w, 0)
+}
+
+func (rw *reduceWalk) walk(w *forkjoin.Worker, i int32) Tot {
+	t := rw.t
+	return t.Visit(i).Add(forkjoin.ReduceW(w, int(t.Start[i]), int(t.Start[i+1]), Tot{}, rw.mapf, Tot.Add))
+}
+
+// node is a node of a tree, for the Func walks.
+type node struct {
+	t *Tree
+	i int32
+}
+
+var forkWalk *forkjoin.Func[node, Tot]
+
+func init() { forkWalk = forkjoin.NewFunc(forkWalkBody) }
+
+// WalkFork forks every child with Func.Fork and joins the handles in order,
+// calling a child directly where Worker.Inline says a fork would run inline.
+func (t *Tree) WalkFork(w *forkjoin.Worker) Tot { return forkWalkBody(w, node{t, 0}) }
+
+func forkWalkBody(w *forkjoin.Worker, a node) Tot {
+	s := a.t.Visit(a.i)
+	var hs [maxKids]forkjoin.Forked[node, Tot]
+	n := 0
+	for _, c := range a.t.Children(a.i) {
+		if w.Inline() {
+			s = s.Add(forkWalkBody(w, node{a.t, c}))
+			continue
+		}
+		hs[n] = forkWalk.Fork(w, node{a.t, c})
+		n++
+	}
+	for k := range n {
+		s = s.Add(hs[k].Join(w))
+	}
+	return s
+}
+
 // WalkPar calls par.For over every node's children, nested in the tasks
 // of the default pool; the children's totals land in a slice per node.
 func (t *Tree) WalkPar(i int32) Tot {
