@@ -14,6 +14,7 @@ import (
 
 	"github.com/fjkit/fjkit/algos"
 	"github.com/fjkit/fjkit/forkjoin"
+	"github.com/fjkit/fjkit/internal/workloads"
 	"golang.org/x/sync/errgroup"
 	"gonum.org/v1/gonum/mat"
 )
@@ -135,8 +136,13 @@ func TestCappedRecursionDeadlocks(t *testing.T) {
 func TestSmokeTreeSum(t *testing.T) {
 	const n = 1000
 	rep := smoke(t, "treesum", "-n", strconv.Itoa(n), "-workers", "1,2")
-	checkSmoke(t, rep, map[string]string{"treesum n=1000": fmtChecksum(n * (n + 1) / 2)},
-		"serial", "ws-func", "shared-func", "ws-inline", "shared-inline", "ws-closure", "shared-closure")
+	small := workloads.NewTree(workloads.MinTreeNodes)
+	checkSmoke(t, rep, map[string]string{
+		"treesum n=1000": fmtChecksum(n * (n + 1) / 2),
+		"treewalk n=" + strconv.Itoa(workloads.MinTreeNodes): fmtChecksum(totSum(small.Serial(0))),
+	}, "serial", "ws-func", "shared-func", "ws-inline", "shared-inline", "ws-closure", "shared-closure",
+		"ws-spawn", "shared-spawn", "ws-scope-go", "ws-func-go", "ws-for", "shared-for", "ws-reducew",
+		"ws-fork-inline", "ws-join-inline", "par-for")
 	// Trees of every small size, including ones with single-child nodes,
 	// and one deep enough for Worker.Inline to say true.
 	p := forkjoin.New(forkjoin.Workers(2))

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/fjkit/fjkit/forkjoin"
+	"github.com/fjkit/fjkit/internal/workloads"
 )
 
 // The treesum scenario is Spice's benchmark (and Chili's): sum the values of
@@ -157,8 +158,62 @@ func runTreeSum(cfg *config, b *bench) (Section, error) {
 	})); err != nil {
 		return sec, err
 	}
-	err := add(measureOurs(b, base, cfg.modes, cfg.workers, "-closure", nil, func(w *forkjoin.Worker) uint64 {
+	if err := add(measureOurs(b, base, cfg.modes, cfg.workers, "-closure", nil, func(w *forkjoin.Worker) uint64 {
 		return uint64(treeSumClosure(w, t, t.root()))
-	}))
+	})); err != nil {
+		return sec, err
+	}
+	err := runTreeWalk(cfg, b, add)
+	sec.Notes = append(sec.Notes, "Note: treewalk is the irregular tree (internal/workloads: 10^6 nodes of a file system, "+
+		"the Rayon peer's tree group; -n sets its size too, at least 60 009), walked with every way of forking: "+
+		"-spawn a Spawn per child, -scope-go one Scope and an s.Go per child, -func-go the same with Func.Go, "+
+		"-for forkjoin.For over every node's children, -reducew forkjoin.ReduceW over them, "+
+		"-fork-inline Func.Fork per child beside Worker.Inline, -join-inline Func.Join over halves of the child "+
+		"lists with Inline; par-for nests par.For in the default pool's tasks (its worker count is the default pool's).")
 	return sec, err
+}
+
+// treeWalks are the walks of the irregular tree that fjbench times, as
+// forkjoin's BenchmarkTreeWalk does.
+var treeWalks = []struct {
+	suffix string
+	walk   func(w *forkjoin.Worker, t *workloads.Tree) workloads.Tot
+}{
+	{"-spawn", func(w *forkjoin.Worker, t *workloads.Tree) workloads.Tot { return t.WalkSpawn(w, 0) }},
+	{"-scope-go", func(w *forkjoin.Worker, t *workloads.Tree) workloads.Tot { return t.WalkScope(w) }},
+	{"-func-go", func(w *forkjoin.Worker, t *workloads.Tree) workloads.Tot { return t.WalkFuncGo(w) }},
+	{"-for", func(w *forkjoin.Worker, t *workloads.Tree) workloads.Tot { return t.WalkFor(w) }},
+	{"-reducew", func(w *forkjoin.Worker, t *workloads.Tree) workloads.Tot { return t.WalkReduce(w) }},
+	{"-fork-inline", func(w *forkjoin.Worker, t *workloads.Tree) workloads.Tot { return t.WalkFork(w) }},
+	{"-join-inline", func(w *forkjoin.Worker, t *workloads.Tree) workloads.Tot { return t.WalkJoin(w) }},
+}
+
+// totSum is a walk's checksum: its three totals, each in bits of its own.
+func totSum(x workloads.Tot) uint64 {
+	return uint64(x.Bytes)<<24 ^ uint64(x.Files)<<4 ^ uint64(x.GoFiles)
+}
+
+// runTreeWalk measures the irregular tree's walks for the treesum section.
+func runTreeWalk(cfg *config, b *bench, add func([]Result, error) error) error {
+	n := workloads.TreeNodes
+	if cfg.n != 0 {
+		n = max(cfg.n, workloads.MinTreeNodes)
+	}
+	t := workloads.NewTree(n)
+	base := Result{Scenario: "treewalk", Params: []Param{{"n", strconv.Itoa(n)}}, Work: float64(n), Unit: "nodes"}
+	if err := add(b.measureOne(base, contender{scheduler: "serial", work: func() uint64 {
+		return totSum(t.Serial(0))
+	}})); err != nil {
+		return err
+	}
+	for _, wk := range treeWalks {
+		if err := add(measureOurs(b, base, cfg.modes, cfg.workers, wk.suffix, nil, func(w *forkjoin.Worker) uint64 {
+			return totSum(wk.walk(w, t))
+		})); err != nil {
+			return err
+		}
+	}
+	return add(b.measureOne(base, contender{scheduler: "par-for", workers: forkjoin.Default().Workers(), work: func() uint64 {
+		return totSum(t.WalkPar(0))
+	}}))
 }

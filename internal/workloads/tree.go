@@ -13,6 +13,10 @@ import "strconv"
 // TreeNodes is the size of the tree the benchmarks walk.
 const TreeNodes = 1_000_000
 
+// MinTreeNodes is the smallest tree NewTree grows: the chains and the root's
+// first children.
+const MinTreeNodes = 4*3*treeChain + 9
+
 // treeChain is the length of each of the four chains of directories, hung
 // from random nodes after the breadth-first part; each of their directories
 // holds two files as well.
@@ -39,7 +43,7 @@ func (a Tot) Add(b Tot) Tot {
 	return Tot{a.Bytes + b.Bytes, a.Files + b.Files, a.GoFiles + b.GoFiles}
 }
 
-// NewTree grows the tree of n nodes (n ≥ 4·3·treeChain + 9) from splitmix64
+// NewTree grows the tree of n nodes (n ≥ MinTreeNodes) from splitmix64
 // state 99, as the Rayon peer does: the root gets 8 directories; then, breadth
 // first over the directories, each gets splitmix%9 children, each a
 // directory when splitmix%3 > 0, until n-60 000 nodes; then 4 chains of 5 000
@@ -49,7 +53,7 @@ func (a Tot) Add(b Tot) Tot {
 func NewTree(n int) *Tree {
 	const chains = 4
 	budget := n - chains*treeChain*3
-	if budget < 9 {
+	if n < MinTreeNodes {
 		panic("workloads.NewTree: n is too small for the chains")
 	}
 	st := uint64(99)
