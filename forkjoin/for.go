@@ -128,7 +128,7 @@ func (w *Worker) loopBeat(remaining int) (stop, split bool) {
 	if canceled {
 		return true, false
 	}
-	if promote && !w.promoteOldest() && remaining >= 2 && w.nframes < lazyDepth {
+	if promote && !w.promoteOldest() && remaining >= 2 && w.nframes < lazyDepth && w.pool.sleep.hungry() {
 		return false, true
 	}
 	return false, false

@@ -71,9 +71,11 @@ import (
 // oldest frames first, and those are the lazy ones: in a divide-and-conquer
 // recursion the few joins near the root are lazy and almost every other one
 // is inline. When no lazy frame is left to promote, promoteAt moves to the
-// top of the stack, so the joins forked next are lazy again: an inline
-// join's f(b) runs on its own worker, but the lazy frames forked inside it
-// are stealable, so no parallelism is lost for good. Forks and spawns need
+// top of the stack if another worker is looking for work or parked, so the
+// forks made next are lazy again: an inline join's f(b) runs on its own
+// worker, but the lazy frames forked inside it are stealable, so no
+// parallelism is lost for good; while every worker is busy they stay
+// inline, and cost nothing. Forks and spawns need
 // no defer of their own (their task's end settles them), so they always
 // push a frame.
 //
@@ -185,7 +187,8 @@ func nanotime() int64 { return int64(now()) }
 // slow). It reports whether the invocation is canceled. Otherwise it
 // promotes the oldest lazy frame if another worker asked for work, or, every
 // hbEvery forks, reads the clock and promotes one if heartbeatPeriod has
-// passed since the last time. Only w's goroutine calls it.
+// passed since the last time and a worker is looking for work or parked.
+// Only w's goroutine calls it.
 func (w *Worker) heartbeat() (canceled bool) {
 	canceled, promote := w.beatDue()
 	if promote {
@@ -221,8 +224,13 @@ func (w *Worker) beatDue() (canceled, promote bool) {
 		w.hbCheck = now
 		w.hbStrides = w.hbEvery/hbStride + 1
 		if now-w.hbLast >= heartbeatPeriod {
+			// Promote only for a worker that looks for work or is
+			// parked (it asks, through the beat flag, once it
+			// searches): while every worker is busy, a promotion
+			// would only move the frontier down and make the forks
+			// below it lazy. A period of 0 (tests) always promotes.
 			w.hbLast = now
-			promote = true
+			promote = promote || heartbeatPeriod == 0 || w.pool.sleep.hungry()
 		}
 		// Lazy forks do not tick (yield.go): this clock read serves the
 		// yield rule for them.
@@ -235,8 +243,10 @@ func (w *Worker) beatDue() (canceled, promote bool) {
 }
 
 // promoteOldest promotes the oldest lazy frame and reports whether there
-// was one. With none left, it moves promoteAt to the top, so that the joins
-// forked next are lazy frames. Only w's goroutine calls it.
+// was one. With none left, while another worker is looking for work or
+// parked, it moves promoteAt to the top, so that the forks made next are
+// lazy frames: with every worker busy, the next forks stay inline. Only w's
+// goroutine calls it.
 func (w *Worker) promoteOldest() bool {
 	for k := w.promoteAt; k < w.nframes; k++ {
 		if fr := &w.frames[k]; fr.st == frameLazy {
@@ -251,7 +261,9 @@ func (w *Worker) promoteOldest() bool {
 			}
 		}
 	}
-	w.promoteAt = w.nframes
+	if w.pool.sleep.hungry() {
+		w.promoteAt = w.nframes
+	}
 	return false
 }
 
