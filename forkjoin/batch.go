@@ -289,9 +289,7 @@ func (r *closureSpawn) settle(w *Worker, fr *lazyFrame, d int, top bool) {
 	}
 	m := w.mark()
 	fn(w)
-	if w.leftovers(m) {
-		s.fail(w.settleTask(m, nil, nil))
-	}
+	w.endSpawned(m, s)
 }
 
 func (r *funcSpawn[A, R]) settle(w *Worker, fr *lazyFrame, d int, top bool) {
@@ -303,7 +301,17 @@ func (r *funcSpawn[A, R]) settle(w *Worker, fr *lazyFrame, d int, top bool) {
 	}
 	m := w.mark()
 	f.fn(w, a)
-	if w.leftovers(m) {
+	w.endSpawned(m, s)
+}
+
+// endSpawned ends a spawned task of scope s that began at m and returned:
+// what it left goes, as at any task's end, through settleTask, its panics
+// to s; the common case, spawns left in frames and nothing else, goes
+// straight to settleFrames.
+func (w *Worker) endSpawned(m taskMark, s *S) {
+	if w.nframes > m.frames && len(w.open) == m.open && w.batch == nil {
+		s.fail(w.settleFrames(m.frames, nil))
+	} else if w.leftovers(m) {
 		s.fail(w.settleTask(m, nil, nil))
 	}
 }

@@ -26,11 +26,47 @@ func Spawn[T any](w *Worker, fn func(w *Worker) T) Future[T] {
 	if fn == nil {
 		panic("forkjoin.Spawn: fn is nil")
 	}
-	if w != nil && w.nframes-w.promoteAt >= protectDepth && w.nframes < lazyDepth {
-		// Deep in a recursion, where Func.Join joins inline: the forks
-		// nearer the task's root checked w (see Worker).
-		return spawnLazy(w, fn, w.nframes)
+	if w == nil || w.nframes-w.promoteAt < protectDepth || w.nframes >= lazyDepth {
+		// Near the task's root (deeper, where Func.Join joins inline, the
+		// forks nearer the root checked w; see Worker), or past the
+		// frames.
+		return spawnChecked(w, fn)
 	}
+	d := w.nframes
+	key := typeKey[closureJob[T]]()
+	j := w.frames[d].j
+	if j == nil || j.key != key {
+		j = closureSlot[T](w, d, key)
+	}
+	cj := (*closureJob[T])(unsafe.Pointer(j)) // the key is the record's type
+	cj.fn = fn
+	w.frames[d].st = frameLazy
+	w.nframes = d + 1
+	if w.hbLeft--; w.hbLeft < 0 && w.forkBeat(d) {
+		cj.fn = nil
+		w.popFrame(d)
+		return Future[T]{gen: 1}
+	}
+	w.nTasks++
+	return Future[T]{j: cj, gen: j.gen, d: int32(d) + 1}
+}
+
+// closureSlot puts a free closure record of key's type in w's frame slot d
+// and returns it.
+func closureSlot[T any](w *Worker, d int, key unsafe.Pointer) *job {
+	j := w.slotRecord(d, key)
+	if j == nil {
+		cj := &closureJob[T]{}
+		cj.run, cj.owner, cj.key = cj, w, key
+		j = &cj.job
+	}
+	w.setSlot(d, j, nil)
+	return j
+}
+
+// spawnChecked is Spawn with the checks, eager in shared-queue mode and past
+// lazyDepth frames.
+func spawnChecked[T any](w *Worker, fn func(*Worker) T) Future[T] {
 	w.check("forkjoin.Spawn")
 	if d := w.nframes; d < lazyDepth && !w.shared {
 		return spawnLazy(w, fn, d)
@@ -49,10 +85,7 @@ func spawnLazy[T any](w *Worker, fn func(*Worker) T, d int) Future[T] {
 	key := typeKey[closureJob[T]]()
 	j := w.frames[d].j
 	if j == nil || j.key != key {
-		if j = w.slotRecord(d, key); j == nil {
-			j = &newClosureJob(w, fn).job
-		}
-		w.setSlot(d, j, nil)
+		j = closureSlot[T](w, d, key)
 	}
 	cj := (*closureJob[T])(unsafe.Pointer(j)) // the key is the record's type
 	cj.fn = fn
@@ -72,12 +105,40 @@ func spawnLazy[T any](w *Worker, fn func(*Worker) T, d int) Future[T] {
 // a *PanicError. Join panics if the Future was already joined, or if w is
 // not the worker that spawned it.
 func (f Future[T]) Join(w *Worker) T {
-	if j := f.j; j != nil && j.gen == f.gen && j.owner == w && f.d > 0 {
-		if d := int(f.d) - 1; d < w.nframes && w.frames[d].j == &j.job {
-			return j.joinFrame(w, d) // the common case: its frame is pending
-		}
+	j := f.j
+	if j == nil || j.gen != f.gen || j.owner != w || f.d <= 0 {
+		return f.join(w)
 	}
-	return f.join(w)
+	d := int(f.d) - 1
+	if d >= w.nframes {
+		return f.join(w)
+	}
+	fr := &w.frames[d]
+	if fr.j != &j.job {
+		return f.join(w)
+	}
+	if fr.st != frameLazy {
+		return j.joinFrame(w, d)
+	}
+	// The common case: the frame is pending and nobody else saw it. Run
+	// the task here, as a task of its own (call).
+	fn := j.fn
+	j.fn = nil
+	j.gen++ // spent: a second Join panics
+	top := d == w.nframes-1
+	if top {
+		w.popFrame(d) // fn's forks may use the slot
+	} else {
+		fr.st = frameRunning
+	}
+	r, pe := call(w, fn)
+	if !top {
+		w.popFrame(d)
+	}
+	if pe != nil {
+		panic(pe)
+	}
+	return r
 }
 
 // join is Join with the checks, and for every Future whose frame is not

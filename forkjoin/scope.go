@@ -77,6 +77,10 @@ func (s *S) Go(fn func(w *Worker)) {
 	if s.ended.Load() || !w.onOwnGoroutine() { // the common case, inline
 		w = s.caller("forkjoin.S.Go")
 	}
+	if d := w.nframes; d < lazyDepth && !w.shared {
+		spawnClosure(w, s, fn, d) // sees a cancellation at its heartbeat
+		return
+	}
 	s.goFrom(w, fn)
 }
 

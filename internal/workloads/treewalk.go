@@ -46,16 +46,19 @@ func sum(acc []perWorker) Tot {
 // total to its worker's and spawns a task per child with s.Go, as the Rayon
 // peer's scope walk does.
 func (t *Tree) WalkScope(w *forkjoin.Worker) Tot {
-	acc := make([]perWorker, w.Pool().Workers())
-	forkjoin.Scope(w, func(s *forkjoin.S) { t.goWalk(w, s, acc, 0) })
-	return sum(acc)
+	g := &goWalk{t: t, acc: make([]perWorker, w.Pool().Workers())}
+	forkjoin.Scope(w, func(s *forkjoin.S) {
+		g.s = s
+		g.spawnWalk(w, 0)
+	})
+	return sum(g.acc)
 }
 
-func (t *Tree) goWalk(w *forkjoin.Worker, s *forkjoin.S, acc []perWorker, i int32) {
-	a := &acc[w.ID()]
-	a.Tot = a.Tot.Add(t.Visit(i))
-	for _, c := range t.Children(i) {
-		s.Go(func(w *forkjoin.Worker) { t.goWalk(w, s, acc, c) })
+func (g *goWalk) spawnWalk(w *forkjoin.Worker, i int32) {
+	a := &g.acc[w.ID()]
+	a.Tot = a.Tot.Add(g.t.Visit(i))
+	for _, c := range g.t.Children(i) {
+		g.s.Go(func(w *forkjoin.Worker) { g.spawnWalk(w, c) })
 	}
 }
 
