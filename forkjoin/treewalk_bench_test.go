@@ -45,6 +45,14 @@ func BenchmarkTreeWalk(b *testing.B) {
 			check(b, t.Serial(0))
 		}
 	})
+	// The floor of the walks that fork a closure per child: the serial
+	// recursion making the same allocation.
+	b.Run("serial-alloc", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			check(b, t.SerialAlloc(0))
+		}
+	})
 	for _, workers := range []int{1, 2} {
 		p := forkjoin.New(forkjoin.Workers(workers))
 		for _, wk := range treeWalks {
@@ -81,6 +89,9 @@ func TestTreeWalks(t *testing.T) {
 			}
 		}
 		p.Close()
+	}
+	if got := tr.SerialAlloc(0); got != want {
+		t.Errorf("serial-alloc = %s, want %s", got.Check(), want.Check())
 	}
 	if got := tr.WalkPar(0); got != want {
 		t.Errorf("par-for = %s, want %s", got.Check(), want.Check())

@@ -158,3 +158,21 @@ func (t *Tree) Serial(i int32) Tot {
 	}
 	return s
 }
+
+// closureSink keeps the closures SerialAlloc makes on the heap, as a fork's
+// closure is.
+var closureSink func() Tot
+
+// SerialAlloc is Serial with the one allocation a walk that forks a closure
+// per child cannot avoid (Spawn, S.Go, nested par.For): each child's call
+// goes through a closure that escapes to the heap. It is the floor of those
+// walks.
+func (t *Tree) SerialAlloc(i int32) Tot {
+	s := t.Visit(i)
+	for _, c := range t.Children(i) {
+		f := func() Tot { return t.SerialAlloc(c) }
+		closureSink = f
+		s = s.Add(f())
+	}
+	return s
+}
