@@ -203,16 +203,23 @@ func init() { joinWalk = forkjoin.NewFunc(joinWalkBody) }
 // as the Rayon peer's join walk does, making the joins that would run
 // inline as direct calls (Worker.Inline).
 func (t *Tree) WalkJoin(w *forkjoin.Worker) Tot {
-	return t.Visit(0).Add(joinWalkBody(w, span{t, t.Start[0], t.Start[1]}))
+	s := t.Visit(0)
+	if lo, hi := t.Start[0], t.Start[1]; lo < hi {
+		s = s.Add(joinWalkBody(w, span{t, lo, hi}))
+	}
+	return s
 }
 
+// joinWalkBody walks the subtrees of the children Kids[a.lo:a.hi], a
+// span of at least one.
 func joinWalkBody(w *forkjoin.Worker, a span) Tot {
-	switch a.hi - a.lo {
-	case 0:
-		return Tot{}
-	case 1:
+	if a.hi-a.lo == 1 {
 		i := a.t.Kids[a.lo]
-		return a.t.Visit(i).Add(joinWalkBody(w, span{a.t, a.t.Start[i], a.t.Start[i+1]}))
+		s := a.t.Visit(i)
+		if lo, hi := a.t.Start[i], a.t.Start[i+1]; lo < hi {
+			s = s.Add(joinWalkBody(w, span{a.t, lo, hi}))
+		}
+		return s
 	}
 	mid := a.lo + (a.hi-a.lo)/2
 	l, r := span{a.t, a.lo, mid}, span{a.t, mid, a.hi}
