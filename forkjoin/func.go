@@ -89,8 +89,9 @@ func (f *Func[A, R]) Call(w *Worker, a A) R { return f.fn(w, a) }
 // *PanicError after both sides have finished.
 //
 // In work-stealing mode the fork is lazy (heartbeat.go): f(b) is made
-// stealable only when w offers its oldest pending joins to thieves, about
-// every 100 µs and when another worker runs out of work; a join nobody was
+// stealable only when w offers its oldest pending joins to thieves: when
+// another worker runs out of work, or about every 100 µs while one is
+// parked; a join nobody was
 // offered costs about two function calls. Past 256 pending lazy joins it
 // forks eagerly, as in shared-queue mode.
 //
@@ -209,8 +210,8 @@ func (f *Func[A, R]) joinEager(w *Worker, a, b A) (ra, rb R) {
 //
 // In work-stealing mode the fork is lazy (heartbeat.go), as Join's: f(a)
 // waits in a frame of w's own until its Join runs it, unless w offered it
-// to thieves first (its oldest frames, about every 100 µs and when another
-// worker runs out of work); a fork nobody was offered costs about a
+// to thieves first (its oldest frames, when another worker runs out of work
+// or is parked); a fork nobody was offered costs about a
 // function call. Fork notices a cancellation within 32 forks.
 func (f *Func[A, R]) Fork(w *Worker, a A) Forked[A, R] {
 	if w != nil && w.nframes-w.promoteAt >= protectDepth && w.nframes < lazyDepth {
