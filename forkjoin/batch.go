@@ -116,6 +116,12 @@ func (s *S) goFrom(w *Worker, fn func(w *Worker)) {
 		spawnClosure(w, s, fn, d) // sees a cancellation at its heartbeat
 		return
 	}
+	s.goEager(w, fn)
+}
+
+// goEager is the eager S.Go: fn goes into an open batch, or is published at
+// once (see open). Only w's goroutine calls it.
+func (s *S) goEager(w *Worker, fn func(w *Worker)) {
 	if w.Canceled() {
 		return
 	}
@@ -172,7 +178,7 @@ func spawnClosure(w *Worker, s *S, fn func(*Worker), d int) {
 	w.frames[d].st = frameLazy
 	w.nframes = d + 1
 	w.nTasks++
-	if w.hbLeft--; w.hbLeft < 0 {
+	if w.hbLeft--; w.hbLeft < 0 || w.idleWaits() {
 		w.spawnBeat(d)
 	}
 }
@@ -194,7 +200,7 @@ func spawnFunc[A, R any](w *Worker, s *S, f *Func[A, R], a A, d int) {
 	w.frames[d].st = frameLazy
 	w.nframes = d + 1
 	w.nTasks++
-	if w.hbLeft--; w.hbLeft < 0 {
+	if w.hbLeft--; w.hbLeft < 0 || w.idleWaits() {
 		w.spawnBeat(d)
 	}
 }

@@ -243,7 +243,7 @@ func (f *Func[A, R]) forkLazy(w *Worker, a A, d int) Forked[A, R] {
 	fj.arg = a
 	w.frames[d].st = frameLazy
 	w.nframes = d + 1
-	if w.hbLeft--; w.hbLeft < 0 && w.forkBeat(d) {
+	if w.hbLeft--; (w.hbLeft < 0 || w.idleWaits()) && w.forkBeat(d) {
 		f.clear(fj)
 		w.popFrame(d)
 		return Forked[A, R]{gen: 1}

@@ -42,7 +42,7 @@ func Spawn[T any](w *Worker, fn func(w *Worker) T) Future[T] {
 	cj.fn = fn
 	w.frames[d].st = frameLazy
 	w.nframes = d + 1
-	if w.hbLeft--; w.hbLeft < 0 && w.forkBeat(d) {
+	if w.hbLeft--; (w.hbLeft < 0 || w.idleWaits()) && w.forkBeat(d) {
 		cj.fn = nil
 		w.popFrame(d)
 		return Future[T]{gen: 1}
@@ -91,7 +91,7 @@ func spawnLazy[T any](w *Worker, fn func(*Worker) T, d int) Future[T] {
 	cj.fn = fn
 	w.frames[d].st = frameLazy
 	w.nframes = d + 1
-	if w.hbLeft--; w.hbLeft < 0 && w.forkBeat(d) {
+	if w.hbLeft--; (w.hbLeft < 0 || w.idleWaits()) && w.forkBeat(d) {
 		cj.fn = nil
 		w.popFrame(d)
 		return Future[T]{gen: 1}

@@ -307,9 +307,15 @@ func (w *Worker) requestBeat() {
 // forkBeat is the heartbeat of a fork that pushed frame d: due every
 // hbStride forks, and at the first fork of a root or stolen task that a
 // worker with no frames runs (offerFirst), which is the largest piece it
-// will hold and is offered at once. It reports whether the invocation is
-// canceled. Only w's goroutine calls it.
+// will hold and is offered at once. Between heartbeats it runs for a worker
+// that waits for work while w's deque has none (idleWaits), and promotes
+// the oldest lazy frame. It reports whether the invocation is canceled.
+// Only w's goroutine calls it.
 func (w *Worker) forkBeat(d int) (canceled bool) {
+	if w.hbLeft >= 0 {
+		w.promoteOldest()
+		return false
+	}
 	if w.heartbeat() {
 		return true
 	}
@@ -326,6 +332,15 @@ func (w *Worker) forkBeat(d int) (canceled bool) {
 		}
 	}
 	return false
+}
+
+// idleWaits reports whether a worker is looking for work or parked while
+// w's deque has nothing for it: then a lazy fork promotes at once, instead
+// of at the next heartbeat, which a fork that runs long without forking
+// again (a spawned task, or f(a), that computes) may not reach for long.
+// Only w's goroutine calls it.
+func (w *Worker) idleWaits() bool {
+	return w.pool.sleep.hungry() && w.deque.Len() == 0
 }
 
 // offerFirst arranges for the first fork of the job w starts now to be
@@ -480,7 +495,7 @@ func (f *Func[A, R]) joinLazy(w *Worker, a, b A, d int) (ra, rb R) {
 	fj.arg = b
 	fr.st = frameLazy
 	w.nframes = d + 1
-	if w.hbLeft--; w.hbLeft < 0 && w.forkBeat(d) {
+	if w.hbLeft--; (w.hbLeft < 0 || w.idleWaits()) && w.forkBeat(d) {
 		f.clear(fj)
 		w.popFrame(d)
 		return ra, rb

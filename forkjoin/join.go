@@ -151,7 +151,7 @@ func joinLazy[A, B any](w *Worker, fa func(*Worker) A, fb func(*Worker) B, d int
 	cj.fn = fb
 	fr.st = frameLazy
 	w.nframes = d + 1
-	if w.hbLeft--; w.hbLeft < 0 && w.forkBeat(d) {
+	if w.hbLeft--; (w.hbLeft < 0 || w.idleWaits()) && w.forkBeat(d) {
 		cj.fn = nil
 		w.popFrame(d)
 		return a, b
@@ -232,8 +232,11 @@ func Do(w *Worker, fns ...func(*Worker)) {
 		return
 	}
 	Scope(w, func(s *S) {
+		// Published at once, not lazily: Do's functions are few and
+		// coarse, and the first may compute for long without forking,
+		// which would keep lazy spawns from a worker that asks.
 		for _, fn := range fns[1:] {
-			s.Go(fn)
+			s.goEager(w, fn)
 		}
 		fns[0](w)
 	})

@@ -120,6 +120,36 @@ func TestSpawnRunsWhileSpawnerComputes(t *testing.T) {
 	}
 }
 
+// The same below other frames, where no first-fork rule applies: a lazy
+// spawn made while another worker is parked is offered to it at once, not
+// at the spawner's next heartbeat, which a spawner that computes without
+// forking would not reach.
+func TestNestedSpawnRunsWhileSpawnerComputes(t *testing.T) {
+	p := forkjoin.New(forkjoin.Workers(2))
+	defer p.Close()
+	for i := 0; i < 20 && !t.Failed(); i++ {
+		var ran, fbDone atomic.Bool
+		forkjoin.Run(p, func(w *forkjoin.Worker) {
+			parks := p.Stats().Parks
+			forkjoin.Join(w, func(w *forkjoin.Worker) int {
+				// The other worker took fb (the task's first fork is
+				// offered at once); wait until it has parked again.
+				if !waitUntil(func() bool { return fbDone.Load() && p.Stats().Parks > parks }) {
+					t.Error("the other worker never parked")
+					return 0
+				}
+				forkjoin.Scope(w, func(s *forkjoin.S) {
+					s.Go(func(*forkjoin.Worker) { ran.Store(true) })
+					if !waitUntil(ran.Load) {
+						t.Error("a nested spawn did not run while its spawner computed; the other worker was parked")
+					}
+				})
+				return 0
+			}, func(*forkjoin.Worker) int { fbDone.Store(true); return 0 })
+		})
+	}
+}
+
 // However many tasks a loop spawns, only a few (less than one publication
 // batch, 16) stay unpublished when the spawner turns to other work: the other
 // worker runs all the others meanwhile.
