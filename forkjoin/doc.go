@@ -132,8 +132,12 @@
 // A task may block on anything outside the pool (I/O, a lock, a channel fed
 // by other goroutines), at the price of its worker. It must not block on
 // another task of the pool except through the library (a Join, a
-// Future.Join, a scope's end): spawns may wait in a batch (above), and a
-// worker blocked on a task that has not started cannot run it. Nor may it
+// Future.Join, a scope's end): forks and spawns may wait in their worker's
+// frames or in a batch (above), and a worker blocked on a task that has not
+// started cannot run it. For the same reason a task that spawns and then
+// computes for long without forking again keeps its spawns until it forks,
+// ends or waits, unless a worker was already waiting for work when it
+// spawned: split long serial work, or make it a task of its own. Nor may it
 // block on a goroutine that calls Invoke on the same pool and waits for it:
 // waiting workers never start a queued invocation (that is what keeps a
 // lock held across a Join safe), so if every worker is blocked or waiting,
