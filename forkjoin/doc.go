@@ -135,8 +135,8 @@
 // Future.Join, a scope's end): forks and spawns may wait in their worker's
 // frames or in a batch (above), and a worker blocked on a task that has not
 // started cannot run it. For the same reason a task that spawns and then
-// computes for long without forking again keeps its spawns until it forks,
-// ends or waits, unless a worker was already waiting for work when it
+// computes for long without forking again keeps its spawns until it forks
+// again or ends, unless a worker was already waiting for work when it
 // spawned: split long serial work, or make it a task of its own. Nor may it
 // block on a goroutine that calls Invoke on the same pool and waits for it:
 // waiting workers never start a queued invocation (that is what keeps a
