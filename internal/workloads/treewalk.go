@@ -119,7 +119,9 @@ func (t *Tree) WalkFor(w *forkjoin.Worker) Tot {
 func (fw *forWalk) walk(w *forkjoin.Worker, i int32) {
 	a := &fw.acc[w.ID()]
 	a.Tot = a.Tot.Add(fw.t.Visit(i))
-	forkjoin.For(w, int(fw.t.Start[i]), int(fw.t.Start[i+1]), fw.body)
+	if lo, hi := fw.t.Start[i], fw.t.Start[i+1]; lo < hi { // a file has nothing to loop over
+		forkjoin.For(w, int(lo), int(hi), fw.body)
+	}
 }
 
 // reduceWalk is WalkReduce's state: mapf is made once per walk.
@@ -138,7 +140,11 @@ func (t *Tree) WalkReduce(w *forkjoin.Worker) Tot {
 
 func (rw *reduceWalk) walk(w *forkjoin.Worker, i int32) Tot {
 	t := rw.t
-	return t.Visit(i).Add(forkjoin.ReduceW(w, int(t.Start[i]), int(t.Start[i+1]), Tot{}, rw.mapf, Tot.Add))
+	s := t.Visit(i)
+	if lo, hi := t.Start[i], t.Start[i+1]; lo < hi { // a file has nothing to reduce over
+		s = s.Add(forkjoin.ReduceW(w, int(lo), int(hi), Tot{}, rw.mapf, Tot.Add))
+	}
+	return s
 }
 
 // node is a node of a tree, for the Func walks.
