@@ -95,7 +95,7 @@ func For(w *Worker, lo, hi int, body func(w *Worker, i int)) {
 		// children is a tree walk's every step.
 		for i := lo; i < hi; i++ {
 			if w.hbLeft--; w.hbLeft < 0 {
-				if stop, split := w.loopBeat(hi - i); stop {
+				if stop, split := w.loopBeat(span(i, hi)); stop {
 					return
 				} else if split {
 					forLazy(w, i, hi, 0, body, nil, true)
@@ -127,7 +127,7 @@ func For(w *Worker, lo, hi int, body func(w *Worker, i int)) {
 // the loop should go on as a lazy loop, split at once, because another
 // worker may take part of it and w holds no older frame to promote instead.
 // Only w's goroutine calls it.
-func (w *Worker) loopBeat(remaining int) (stop, split bool) {
+func (w *Worker) loopBeat(remaining uint) (stop, split bool) {
 	canceled, promote := w.beatDue()
 	if canceled {
 		return true, false
@@ -143,14 +143,17 @@ func forInline(w *Worker, lo, hi, grain int, each func(*Worker, int), rng func(*
 	chunk := 1
 	for i := lo; i < hi; {
 		c := 1
+		left := span(i, hi) // not hi-i, which can overflow
 		if each == nil {
 			if c = grain; c == 0 {
-				c, chunk = min(chunk, max((hi-i)/2, 1)), min(2*chunk, maxChunk)
+				c, chunk = int(min(uint(chunk), max(left/2, 1))), min(2*chunk, pieceCap(left))
 			}
-			c = min(c, hi-i) // not i+c > hi, which can overflow
+			if uint(c) > left {
+				c = int(left) // below c, so an int
+			}
 		}
 		if w.hbLeft--; w.hbLeft < 0 {
-			if stop, split := w.loopBeat((hi-i-1)/c + 1); stop {
+			if stop, split := w.loopBeat((left-1)/uint(c) + 1); stop {
 				return
 			} else if split {
 				forLazy(w, i, hi, grain, each, rng, true)
@@ -170,6 +173,12 @@ func forInline(w *Worker, lo, hi, grain int, each func(*Worker, int), rng func(*
 // maxChunk bounds the pieces of an adaptive ForRange (grain 0): a loop
 // answers a thief at the end of its current piece.
 const maxChunk = 1 << 16
+
+// pieceCap is the bound on the next adaptive piece of a loop with left
+// indices to go: maxChunk, or 1/65536 of what is left where that is more,
+// so that even a loop over all of int's range ends in about a million
+// pieces.
+func pieceCap(left uint) int { return int(max(maxChunk, left>>16)) }
 
 // loopJob is the record of a lazy For or ForRange loop's frame, and of a
 // piece split off it for a thief: the indices [at, hi) still to run.
@@ -247,11 +256,14 @@ func (w *Worker) runLoop(l *loopJob, d int) {
 				l.each(w, i)
 				continue
 			}
+			left := span(i, l.hi) // not hi-i, which can overflow
 			c := l.grain
 			if c == 0 {
-				c, chunk = min(chunk, max((l.hi-i)/2, 1)), min(2*chunk, maxChunk)
+				c, chunk = int(min(uint(chunk), max(left/2, 1))), min(2*chunk, pieceCap(left))
 			}
-			c = min(c, l.hi-i) // not i+c > hi, which can overflow
+			if uint(c) > left {
+				c = int(left) // below c, so an int
+			}
 			l.at = i + c
 			w.nTasks++
 			l.rng(w, i, i+c)
@@ -326,18 +338,18 @@ func (l *loopJob) promote(w *Worker, fr *lazyFrame, d int) (pushed, again bool) 
 // (a multiple of grain from at, at a fixed grain), and false if it holds a
 // single index or piece.
 func splitPoint(at, hi, grain int) (int, bool) {
-	n := hi - at
+	n := span(at, hi)
 	if grain > 0 {
-		if n <= grain {
+		if n <= uint(grain) {
 			return 0, false
 		}
-		pieces := (n-1)/grain + 1 // not n+grain-1, which can overflow
-		return at + pieces/2*grain, true
+		pieces := (n-1)/uint(grain) + 1 // not n+grain-1, which can overflow
+		return int(uint(at) + pieces/2*uint(grain)), true
 	}
 	if n < 2 {
 		return 0, false
 	}
-	return at + n/2, true
+	return int(uint(at) + n/2), true
 }
 
 // execute runs a piece a thief took, as a task of its own.
@@ -452,7 +464,7 @@ func ReduceW[T any](w *Worker, lo, hi int, zero T, mapf func(w *Worker, i int) T
 		acc := zero
 		for i := lo; i < hi; i++ {
 			if w.hbLeft--; w.hbLeft < 0 {
-				if stop, split := w.loopBeat(hi - i); stop {
+				if stop, split := w.loopBeat(span(i, hi)); stop {
 					return acc
 				} else if split {
 					return combine(acc, reduceLazy(w, i, hi, zero, nil, mapf, combine, true))
@@ -489,7 +501,7 @@ func reduceInline[T any](w *Worker, lo, hi int, zero T, mapf func(int) T, mapw f
 	acc := zero
 	for i := lo; i < hi; i++ {
 		if w.hbLeft--; w.hbLeft < 0 {
-			if stop, split := w.loopBeat(hi - i); stop {
+			if stop, split := w.loopBeat(span(i, hi)); stop {
 				return acc
 			} else if split {
 				return combine(acc, reduceLazy(w, i, hi, zero, mapf, mapw, combine, true))

@@ -84,7 +84,7 @@ func (s *S) Go(fn func(w *Worker)) {
 	if s.ended.Load() || !w.onOwnGoroutine() { // the common case, inline
 		w = s.caller("forkjoin.S.Go")
 	}
-	if d := w.nframes; d < lazyDepth && !w.shared {
+	if d := w.nframes; d < lazyDepth && !w.shared && s.root == w.root {
 		spawnClosure(w, s, fn, d) // sees a cancellation at its heartbeat
 		return
 	}

@@ -90,7 +90,8 @@ var schedulers = map[string]string{
 	"port-shared": "the experiment's one global mutex queue, ported: every task queued first",
 	"par-for":     "par.For nested in the default pool's tasks",
 	// The variants of fjkit's rows.
-	"spawn":       "tiny tasks: one producer, a Func.Go loop in a Scope; treewalk: a Spawn per child",
+	"spawn":       "one producer, a Func.Go loop in a Scope",
+	"spawns":      "a Spawn per child, its Futures joined",
 	"range":       "ForRange, grain 1",
 	"for":         "For, adaptive grain",
 	"scope-go":    "one Scope, an s.Go per child",

@@ -152,7 +152,7 @@ func TestSmokeTreeSum(t *testing.T) {
 		"treesum n=1000": n * (n + 1) / 2,
 		"treewalk n=" + strconv.Itoa(workloads.MinTreeNodes): totSum(small.Serial(0)),
 	}, "serial", "ws-func", "shared-func", "ws-inline", "shared-inline", "ws-closure", "shared-closure",
-		"ws-spawn", "shared-spawn", "ws-scope-go", "ws-func-go", "ws-for", "shared-for", "ws-reducew",
+		"ws-spawns", "shared-spawns", "ws-scope-go", "ws-func-go", "ws-for", "shared-for", "ws-reducew",
 		"ws-fork-inline", "ws-join-inline", "par-for")
 }
 

@@ -39,7 +39,7 @@ func runTreeSum(cfg *config, b *bench) (Section, error) {
 	runTreeWalk(cfg, b, &sec)
 	sec.Notes = append(sec.Notes, "Note: treewalk is the irregular tree (internal/workloads: 10^6 nodes of a file system, "+
 		"the Rayon peer's tree group; -n sets its size too, at least 60 009), walked with every way of forking: "+
-		"-spawn a Spawn per child, -scope-go one Scope and an s.Go per child, -func-go the same with Func.Go, "+
+		"-spawns a Spawn per child, -scope-go one Scope and an s.Go per child, -func-go the same with Func.Go, "+
 		"-for forkjoin.For over every node's children, -reducew forkjoin.ReduceW over them, "+
 		"-fork-inline Func.Fork per child beside Worker.Inline, -join-inline Func.Join over halves of the child "+
 		"lists with Inline; par-for nests par.For in the default pool's tasks (its worker count is the default pool's).")
@@ -52,7 +52,7 @@ var treeWalks = []struct {
 	suffix string
 	walk   func(w *forkjoin.Worker, t *workloads.Tree) workloads.Tot
 }{
-	{"-spawn", func(w *forkjoin.Worker, t *workloads.Tree) workloads.Tot { return t.WalkSpawn(w, 0) }},
+	{"-spawns", func(w *forkjoin.Worker, t *workloads.Tree) workloads.Tot { return t.WalkSpawn(w, 0) }},
 	{"-scope-go", func(w *forkjoin.Worker, t *workloads.Tree) workloads.Tot { return t.WalkScope(w) }},
 	{"-func-go", func(w *forkjoin.Worker, t *workloads.Tree) workloads.Tot { return t.WalkFuncGo(w) }},
 	{"-for", func(w *forkjoin.Worker, t *workloads.Tree) workloads.Tot { return t.WalkFor(w) }},
