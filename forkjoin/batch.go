@@ -83,6 +83,10 @@ func (f *Func[A, R]) Go(s *S, a A) {
 	if s.ended.Load() || !w.onOwnGoroutine() { // caller's common case, inline
 		w = s.caller("forkjoin.Func.Go")
 	}
+	if d := w.nframes; d < lazyDepth && !w.shared && s.root == w.root {
+		spawnFunc(w, s, f, a, d) // sees a cancellation at its heartbeat
+		return
+	}
 	if s.canceled() {
 		return
 	}
@@ -103,6 +107,16 @@ func (f *Func[A, R]) Go(s *S, a A) {
 }
 
 func (s *S) goFrom(w *Worker, fn func(w *Worker)) {
+	if d := w.nframes; d < lazyDepth && !w.shared && s.root == w.root {
+		spawnClosure(w, s, fn, d) // sees a cancellation at its heartbeat
+		return
+	}
+	s.goEager(w, fn)
+}
+
+// goEager is the eager S.Go: fn goes into an open batch, or is published at
+// once (see open). Only w's goroutine calls it.
+func (s *S) goEager(w *Worker, fn func(w *Worker)) {
 	if s.canceled() {
 		return
 	}
@@ -119,6 +133,214 @@ func (s *S) goFrom(w *Worker, fn func(w *Worker)) {
 	cb.fns[0] = fn
 	s.open(w, &cb.job)
 }
+
+// Lazy spawns. In work-stealing mode S.Go and Func.Go spawn into a frame
+// (heartbeat.go) whose record carries one task: the spawning task's end
+// runs it (settleFrames), in the order of the spawns, unless a heartbeat
+// promoted it first. Promotion turns the frame, with the lazy spawn frames
+// of the same scope and kind just above it, up to half of them and at most
+// spawnBatch, into one batch record, published as closeBatch publishes
+// one; the frames become holes. The eager path above (open batches) serves
+// shared-queue mode, and spawns past lazyDepth frames.
+
+// closureSpawn is the frame record of an S.Go spawn.
+type closureSpawn struct {
+	job // job.scope is the task's scope while the frame is pending
+	fn  func(*Worker)
+}
+
+// funcSpawn is the frame record of a Func.Go spawn.
+type funcSpawn[A, R any] struct {
+	job
+	f   *Func[A, R]
+	arg A
+}
+
+// spawnClosure is S.Go with a lazy frame at depth d.
+func spawnClosure(w *Worker, s *S, fn func(*Worker), d int) {
+	key := typeKey[closureSpawn]()
+	j := w.frames[d].j
+	if j == nil || j.key != key {
+		if j = w.slotRecord(d, key); j == nil {
+			r := &closureSpawn{}
+			r.run, r.owner, r.key = r, w, key
+			j = &r.job
+		}
+		w.setSlot(d, j, (*closureSpawn)(unsafe.Pointer(j)))
+	}
+	r := (*closureSpawn)(unsafe.Pointer(j)) // the key is the record's type
+	r.fn, r.scope = fn, s
+	w.frames[d].st = frameLazy
+	w.nframes = d + 1
+	w.nTasks++
+	if w.hbLeft--; w.hbLeft < 0 || w.idleWaits() {
+		w.spawnBeat(d)
+	}
+}
+
+// spawnFunc is Func.Go with a lazy frame at depth d.
+func spawnFunc[A, R any](w *Worker, s *S, f *Func[A, R], a A, d int) {
+	key := typeKey[funcSpawn[A, R]]()
+	j := w.frames[d].j
+	if j == nil || j.key != key {
+		if j = w.slotRecord(d, key); j == nil {
+			r := &funcSpawn[A, R]{}
+			r.run, r.owner, r.key = r, w, key
+			j = &r.job
+		}
+		w.setSlot(d, j, (*funcSpawn[A, R])(unsafe.Pointer(j)))
+	}
+	r := (*funcSpawn[A, R])(unsafe.Pointer(j)) // the key is the record's type
+	r.f, r.arg, r.scope = f, a, s
+	w.frames[d].st = frameLazy
+	w.nframes = d + 1
+	w.nTasks++
+	if w.hbLeft--; w.hbLeft < 0 || w.idleWaits() {
+		w.spawnBeat(d)
+	}
+}
+
+// spawnBeat is the heartbeat of a spawn that pushed frame d. Once the
+// invocation is canceled the spawn starts nothing. Only w's goroutine calls
+// it.
+func (w *Worker) spawnBeat(d int) {
+	if fr := &w.frames[d]; w.forkBeat(d) && fr.st == frameLazy {
+		w.nTasks--
+		fr.ops.clearArg()
+		w.popFrame(d)
+	}
+}
+
+// spawnRun is how many lazy spawn frames from d on promote takes into one
+// batch: the frames of the same kind and scope as d that follow it, up to
+// half of them (rounded up) and at most spawnBatch.
+func (w *Worker) spawnRun(d int) int {
+	j := w.frames[d].j
+	n := 1
+	for k := d + 1; k < w.nframes && n < 2*spawnBatch; k++ {
+		fr := &w.frames[k]
+		if fr.st != frameLazy || fr.j.key != j.key || fr.j.scope != j.scope {
+			break
+		}
+		n++
+	}
+	return min((n+1)/2, spawnBatch)
+}
+
+// publishSpawns counts b's tasks in scope s and pushes it on w's deque, as
+// closeBatch publishes a batch, but without counting the tasks in
+// Stats.Tasks again (their spawns did). Only w's goroutine calls it, to
+// promote a spawn frame.
+func (w *Worker) publishSpawns(b *job, s *S) {
+	b.scope = s
+	b.root = w.root
+	s.pending.Add(int64(b.tasks))
+	w.deque.Push(b)
+}
+
+func (r *closureSpawn) promote(w *Worker, fr *lazyFrame, d int) (pushed, again bool) {
+	s := r.scope
+	b := newBatch[closureBatch](w, typeKey[closureBatch]())
+	n := w.spawnRun(d)
+	for i := range n {
+		f := &w.frames[d+i]
+		x := (*closureSpawn)(unsafe.Pointer(f.j))
+		b.fns[i] = x.fn
+		x.fn, x.scope = nil, nil
+		f.st = frameDone
+	}
+	b.tasks = uint32(n)
+	w.publishSpawns(&b.job, s)
+	return true, false
+}
+
+func (r *funcSpawn[A, R]) promote(w *Worker, fr *lazyFrame, d int) (pushed, again bool) {
+	s := r.scope
+	b := newBatch[funcBatch[A, R]](w, typeKey[funcBatch[A, R]]())
+	b.f = r.f
+	n, run := 1, w.spawnRun(d)
+	for k := d + 1; k < d+run; k++ { // the same Func only
+		if (*funcSpawn[A, R])(unsafe.Pointer(w.frames[k].j)).f != r.f {
+			break
+		}
+		n++
+	}
+	for i := range n {
+		f := &w.frames[d+i]
+		x := (*funcSpawn[A, R])(unsafe.Pointer(f.j))
+		b.args[i] = x.arg
+		x.clearArg()
+		f.st = frameDone
+	}
+	b.tasks = uint32(n)
+	w.publishSpawns(&b.job, s)
+	return true, false
+}
+
+// settle runs the spawned task at its spawner's end (settleFrames, which
+// recovers its panic): the frame is popped first if it is the top one,
+// else marked running. A task not started once the invocation is canceled
+// is skipped.
+func (r *closureSpawn) settle(w *Worker, fr *lazyFrame, d int, top bool) {
+	fn, s := r.fn, r.scope
+	r.fn, r.scope = nil, nil
+	w.startSpawned(fr, d, top)
+	if w.root.canceled.Load() {
+		return
+	}
+	m := w.mark()
+	fn(w)
+	w.endSpawned(m, s)
+}
+
+func (r *funcSpawn[A, R]) settle(w *Worker, fr *lazyFrame, d int, top bool) {
+	f, a, s := r.f, r.arg, r.scope
+	r.clearArg()
+	w.startSpawned(fr, d, top)
+	if w.root.canceled.Load() {
+		return
+	}
+	m := w.mark()
+	f.fn(w, a)
+	w.endSpawned(m, s)
+}
+
+// endSpawned ends a spawned task of scope s that began at m and returned:
+// what it left goes, as at any task's end, through settleTask, its panics
+// to s; the common case, spawns left in frames and nothing else, goes
+// straight to settleFrames.
+func (w *Worker) endSpawned(m taskMark, s *S) {
+	if w.nframes > m.frames && len(w.open) == m.open && w.batch == nil {
+		s.fail(w.settleFrames(m.frames, nil))
+	} else if w.leftovers(m) {
+		s.fail(w.settleTask(m, nil, nil))
+	}
+}
+
+// startSpawned ends spawn frame d, whose task runs next: popped if it is
+// the top frame, so that the task's own spawns reuse the slot, else marked
+// running.
+func (w *Worker) startSpawned(fr *lazyFrame, d int, top bool) {
+	if top {
+		w.popFrame(d)
+	} else {
+		fr.st = frameRunning
+	}
+}
+
+func (r *closureSpawn) clearArg() { r.fn, r.scope = nil, nil }
+
+func (r *funcSpawn[A, R]) clearArg() {
+	var a A
+	r.f, r.arg, r.scope = nil, a, nil
+}
+
+// A spawn frame's record never runs as a job: promotion publishes a batch
+// instead.
+func (r *closureSpawn) execute(*Worker)    { panic("forkjoin: a spawn frame's record ran as a job") }
+func (r *closureSpawn) abandon(*Worker)    {}
+func (r *funcSpawn[A, R]) execute(*Worker) { panic("forkjoin: a spawn frame's record ran as a job") }
+func (r *funcSpawn[A, R]) abandon(*Worker) {}
 
 // batchRecord is what newBatch makes: a pointer to a batch record type T,
 // whose first field is its job header (funcBatch, closureBatch, rangeBatch).
@@ -251,7 +473,7 @@ func runBatch[T, R any](w *Worker, s *S, tasks []T, run func(*Worker, T) R) {
 // (settleTask: unjoined forks joined, panics recorded), with one deferred
 // recovery for the whole run.
 func runFrom[T, R any](w *Worker, s *S, i int, tasks []T, run func(*Worker, T) R) (next int) {
-	mark := len(w.open)
+	mark := w.mark()
 	finished := false
 	defer func() {
 		if !finished { // a panic, or runtime.Goexit (which goes on after us)
@@ -261,7 +483,7 @@ func runFrom[T, R any](w *Worker, s *S, i int, tasks []T, run func(*Worker, T) R
 	}()
 	for ; i < len(tasks) && !w.Canceled(); i++ {
 		run(w, tasks[i])
-		if len(w.open) > mark || w.batch != nil {
+		if w.leftovers(mark) {
 			s.fail(w.settleTask(mark, nil, nil))
 		}
 	}

@@ -13,7 +13,8 @@
 //   - Spawn(w, fn) forks a task now and returns a Future to join later.
 //   - Scope(w, body) lets body spawn any number of tasks with s.Go and waits
 //     for all of them.
-//   - For, ForRange and Reduce run loops, splitting the range adaptively.
+//   - For, ForRange and Reduce run loops, splitting the range adaptively;
+//     ReduceW is Reduce whose body receives the worker, to fork in it.
 //   - A Func, made once with NewFunc, forks without allocating: its job
 //     records carry the argument and the result and are reused. Recursive
 //     algorithms with millions of forks (algos uses it throughout) should
@@ -38,11 +39,16 @@
 // (package wsdeque). A fork pushes the forked half on the worker's own deque
 // and runs the other half at once (work-first). When the first half returns,
 // the worker pops the forked half back and runs it itself, unless a thief
-// took it. Func.Join forks lazily instead: the forked half waits in a frame
-// of the worker's own, with no atomic and no deque operation, and the worker
-// pushes its oldest such frame on its deque about every 100 µs, or within a
-// few forks when another worker finds its deque empty (heartbeat.go); a
-// frame nobody took is run inline when the first half returns. A worker
+// took it. Every fork point forks lazily instead (Func.Join and Join,
+// Func.Fork and Spawn, S.Go and Func.Go, For, ForRange, Reduce): the forked
+// work waits in a frame of the worker's own, with no atomic and no deque
+// operation, and the worker pushes its oldest such frame on its deque, a
+// loop the upper half of what it has left, when another worker finds its
+// deque empty or is parked (heartbeat.go); work nobody took the worker runs
+// itself when the code that forked it gets there: a join when its first half
+// returns, a fork at its Join, a spawn when the task that spawned it ends, a
+// loop's indices in order. A fork nobody was offered costs about a function
+// call, beside the closure a closure fork allocates. A worker
 // whose deque is empty steals from a random victim: half of
 // the victim's deque (StealHalf, the default) or its oldest task (StealOne).
 // The oldest tasks are the largest in divide-and-conquer work, so a few
@@ -70,7 +76,7 @@
 // that a task leaves unjoined is joined when that task returns (its panic
 // becomes the task's). InvokeContext returns only once its tasks have
 // stopped; cancellation makes them stop early, since every fork point starts
-// nothing new once the invocation is canceled (Func.Join sees it within 32
+// nothing new once the invocation is canceled (a lazy fork sees it within 32
 // forks). Invoke on the pool a task
 // already runs on runs inline, as a nested invocation, canceled with the
 // invocation it runs in (and, for InvokeContext, by its own context), and
@@ -78,18 +84,19 @@
 // only inside the task it was handed to: the entry points panic when given
 // one kept after its task returned, or used from another goroutine or in a
 // task of another pool (Func.Join, the fork fast path, catches only the
-// first of these).
+// first of these, and so do the other fork points deep in a recursion, where
+// Func.Join would join inline).
 //
-// A scope's spawns (S.Go, Func.Go) travel in batches: while the scope has a
-// backlog (32 tasks per worker waiting, or more) and every worker is busy,
-// consecutive spawns fill one record of up to 16 tasks, stolen and run as
-// one, which makes a spawn in a loop of millions cost a fraction of a
-// record. The batch is published when it is full, when the spawning task
-// forks, waits or ends, and at once while anyone is idle. So wait for tasks
-// only through the library (a scope's end, Join, Future.Join): a task that
-// blocks on a channel, a lock or a sync.WaitGroup until another task of the
-// scope has run may wait for ever (the two may sit in one batch), as it
-// always could in a one-worker pool.
+// A scope's spawns (S.Go, Func.Go) wait in frames until the spawning task
+// ends, which runs them, or until its heartbeat offers them to a worker
+// that asked, up to 16 of them stolen and run as one batch; past 256 pending
+// frames, and in shared-queue mode, they travel in batches published when
+// full, when the spawning task forks, waits or ends, and at once while
+// anyone is idle. So wait for tasks only through the library (a scope's end,
+// Join, Future.Join): a task that blocks on a channel, a lock or a
+// sync.WaitGroup until another task of the scope has run may wait for ever
+// (the other may be pending in the blocked task's own frames, or sit in one
+// batch with it), as it always could in a one-worker pool.
 //
 // In SharedQueue mode every fork goes to one mutex-protected queue that all
 // workers take from: the design most tutorials begin with, kept as a fallback
@@ -131,14 +138,17 @@
 // by other goroutines), at the price of its worker; wrapped in Blocking, the
 // wait costs nothing of the pool's: a compensating worker runs the pool's
 // work meanwhile. A task must not block on another task of the pool except
-// through the library (a Join, a Future.Join, a scope's end): spawns may
-// wait in a batch (above), and a worker blocked on a task that has not
-// started cannot run it. A task that blocks on a goroutine that calls
-// Invoke on the same pool and waits for it must do so in Blocking: waiting
-// workers never start a queued invocation (that is what keeps a lock held
-// across a Join safe), so if every worker were blocked or waiting, that
-// Invoke would never start. Blocking lends at most 256 compensating
-// workers at once.
+// through the library (a Join, a Future.Join, a scope's end): forks and
+// spawns may wait in their worker's frames or in a batch (above), and a
+// worker blocked on a task that has not started cannot run it. For the same
+// reason a task that spawns and then computes for long without forking
+// again keeps its spawns until it forks again or ends, unless a worker was
+// already waiting for work when it spawned: split long serial work, or make
+// it a task of its own. A task that blocks on a goroutine that calls Invoke
+// on the same pool and waits for it must do so in Blocking: waiting workers
+// never start a queued invocation (that is what keeps a lock held across a
+// Join safe), so if every worker were blocked or waiting, that Invoke would
+// never start. Blocking lends at most 256 compensating workers at once.
 //
 // # Invariants
 //

@@ -147,7 +147,7 @@ func ExampleSpawn() {
 	p := forkjoin.New(forkjoin.Workers(2))
 	defer p.Close()
 	forkjoin.Run(p, func(w *forkjoin.Worker) {
-		fs := make([]*forkjoin.Future[int], 5)
+		fs := make([]forkjoin.Future[int], 5)
 		for i := range fs {
 			fs[i] = forkjoin.Spawn(w, func(w *forkjoin.Worker) int { return fib.Call(w, 10+i) })
 		}

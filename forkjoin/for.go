@@ -3,7 +3,33 @@ package forkjoin
 import (
 	"fmt"
 	"sync"
+	"unsafe"
 )
+
+// Loops.
+//
+// In work-stealing mode a loop runs its own indices, first to last, on the
+// calling worker, and is cut only when somebody may take a part: it is a
+// frame (heartbeat.go) whose promotion splits what is left in half, the
+// upper half becoming a job for thieves. So a loop nobody steals from costs
+// about a call per body call, and a loop over a large range splits, as
+// Rayon's adaptive loops do, once per thief that asks. The loop checks the
+// heartbeat (and the beat flag a hungry worker sets) before every body
+// call. When its own part is done it joins the pieces split off, newest
+// (lowest) first: one nobody took it runs as more of its own range, which
+// may split again; a stolen one it waits for, helping.
+//
+// Like joins, loops are lazy or inline (heartbeat.go): a loop that finds
+// fewer than protectDepth frames above promoteAt pushes a frame and defers
+// its settle (forLazy, reduceLazy), the others just loop. An inline loop
+// whose heartbeat finds no older frame to promote goes on, for what is
+// left, as a lazy loop split at once: a flat loop deep in a recursion still
+// spreads.
+//
+// Shared-queue mode keeps the classic eager scheme: the range is split in
+// halves through Func.Join down to about two pieces per worker, a piece
+// splits again when a thief takes it (forStep, reduceStep), and a
+// fixed-grain loop queues every piece (forSpawn).
 
 // forArgs is one piece of a ForRange loop, forked through forFunc so that
 // splitting a loop allocates nothing.
@@ -26,17 +52,16 @@ func init() { forFunc = NewFunc(forStep) }
 // ForRange calls body on pieces [lo', hi') that together cover [lo, hi)
 // exactly once, in parallel. With grain > 0 the pieces are [lo, lo+grain),
 // [lo+grain, lo+2·grain), ..., the last one shorter if grain does not divide
-// the range; in work-stealing mode a worker runs its part of the range piece
-// by piece and splits what is left in half only when another worker asks
-// for work (forChunks), so a piece costs about a function call, not a fork;
-// in shared-queue mode the caller queues every piece as a task of its own
-// (forSpawn), as the classic design does. With grain 0 the
-// splitting adapts: a loop starts with about two pieces per worker and a
-// piece splits again only when a thief takes it, which means somebody is
-// idle (the scheme Rayon uses). It needs no tuning, and a loop whose pieces
-// nobody steals costs a handful of forks. It panics if body is nil or
-// grain < 0. Once the invocation is canceled, pieces not yet started are
-// skipped.
+// the range. With grain 0 the pieces adapt: in work-stealing mode a worker
+// calls body on pieces that double in size from one index, up to half of
+// what is left, and a part of the range moves to another worker only when
+// that worker asks (see the package doc); in shared-queue mode the range
+// starts as about two pieces per worker and a piece splits again when a
+// thief takes it. Either way a loop nobody steals from costs about a call
+// per piece, and needs no tuning. In shared-queue mode a fixed-grain loop
+// queues every piece as a task of its own (forSpawn), as the classic design
+// does. It panics if body is nil or grain < 0. Once the invocation is
+// canceled, pieces not yet started are skipped.
 func ForRange(w *Worker, lo, hi, grain int, body func(w *Worker, lo, hi int)) {
 	if body == nil {
 		panic("forkjoin.ForRange: body is nil")
@@ -44,25 +69,335 @@ func ForRange(w *Worker, lo, hi, grain int, body func(w *Worker, lo, hi int)) {
 	if grain < 0 {
 		panic(fmt.Sprintf("forkjoin.ForRange: grain must not be negative, got %d", grain))
 	}
+	if w != nil && w.nframes-w.promoteAt >= protectDepth {
+		forInline(w, lo, hi, grain, nil, body) // checked nearer the task's root
+		return
+	}
 	w.check("forkjoin.ForRange")
 	if hi <= lo {
 		return
 	}
-	forStep(w, forArgs{lo: lo, hi: hi, grain: grain, splits: w.pool.Workers(), origin: w, body: body})
+	if w.shared {
+		forStep(w, forArgs{lo: lo, hi: hi, grain: grain, splits: w.pool.Workers(), origin: w, body: body})
+		return
+	}
+	forLazy(w, lo, hi, grain, nil, body, false)
 }
 
-// For calls body(w, i) for every i in [lo, hi), in parallel, splitting
-// adaptively (see ForRange).
+// For calls body(w, i) for every i in [lo, hi), in parallel, splitting as
+// ForRange with grain 0 does, one index at a time.
 func For(w *Worker, lo, hi int, body func(w *Worker, i int)) {
 	if body == nil {
 		panic("forkjoin.For: body is nil")
 	}
-	w.check("forkjoin.For")
-	ForRange(w, lo, hi, 0, func(w *Worker, lo, hi int) {
+	if w != nil && w.nframes-w.promoteAt >= protectDepth {
+		// An inline loop, as forInline, kept here: For over a node's few
+		// children is a tree walk's every step.
 		for i := lo; i < hi; i++ {
+			if w.hbLeft--; w.hbLeft < 0 {
+				if stop, split := w.loopBeat(span(i, hi)); stop {
+					return
+				} else if split {
+					forLazy(w, i, hi, 0, body, nil, true)
+					return
+				}
+			}
+			w.nTasks++
 			body(w, i)
 		}
-	})
+		return
+	}
+	w.check("forkjoin.For")
+	if hi <= lo {
+		return
+	}
+	if w.shared {
+		forStep(w, forArgs{lo: lo, hi: hi, splits: w.pool.Workers(), origin: w, body: func(w *Worker, lo, hi int) {
+			for i := lo; i < hi; i++ {
+				body(w, i)
+			}
+		}})
+		return
+	}
+	forLazy(w, lo, hi, 0, body, nil, false)
+}
+
+// loopBeat is the heartbeat of an inline loop with remaining indices (or
+// pieces) left: it reports whether the invocation is canceled, and whether
+// the loop should go on as a lazy loop, split at once, because another
+// worker may take part of it and w holds no older frame to promote instead.
+// Only w's goroutine calls it.
+func (w *Worker) loopBeat(remaining uint) (stop, split bool) {
+	canceled, promote := w.beatDue()
+	if canceled {
+		return true, false
+	}
+	if promote && !w.promoteOldest() && remaining >= 2 && w.nframes < lazyDepth && w.pool.sleep.hungry() {
+		return false, true
+	}
+	return false, false
+}
+
+// forInline is an inline loop (see above) of For (each) or ForRange (rng).
+func forInline(w *Worker, lo, hi, grain int, each func(*Worker, int), rng func(*Worker, int, int)) {
+	chunk := 1
+	for i := lo; i < hi; {
+		c := 1
+		left := span(i, hi) // not hi-i, which can overflow
+		if each == nil {
+			if c = grain; c == 0 {
+				c, chunk = int(min(uint(chunk), max(left/2, 1))), min(2*chunk, pieceCap(left))
+			}
+			if uint(c) > left {
+				c = int(left) // below c, so an int
+			}
+		}
+		if w.hbLeft--; w.hbLeft < 0 {
+			if stop, split := w.loopBeat((left-1)/uint(c) + 1); stop {
+				return
+			} else if split {
+				forLazy(w, i, hi, grain, each, rng, true)
+				return
+			}
+		}
+		w.nTasks++
+		if each != nil {
+			each(w, i)
+		} else {
+			rng(w, i, i+c)
+		}
+		i += c
+	}
+}
+
+// maxChunk bounds the pieces of an adaptive ForRange (grain 0): a loop
+// answers a thief at the end of its current piece.
+const maxChunk = 1 << 16
+
+// pieceCap is the bound on the next adaptive piece of a loop with left
+// indices to go: maxChunk, or 1/65536 of what is left where that is more,
+// so that even a loop over all of int's range ends in about a million
+// pieces.
+func pieceCap(left uint) int { return int(max(maxChunk, left>>16)) }
+
+// loopJob is the record of a lazy For or ForRange loop's frame, and of a
+// piece split off it for a thief: the indices [at, hi) still to run.
+type loopJob struct {
+	job
+	at, hi int
+	grain  int                     // ForRange's fixed grain; 0: For, or an adaptive ForRange
+	each   func(*Worker, int)      // For's body, or nil
+	rng    func(*Worker, int, int) // ForRange's body, or nil
+	pieces *job                    // the frame's pieces not joined yet, newest first, linked by job.next
+}
+
+// loopRecord returns a free loopJob of w's.
+func (w *Worker) loopRecord() *loopJob {
+	key := typeKey[loopJob]()
+	if j := w.cacheGet(key); j != nil {
+		return (*loopJob)(unsafe.Pointer(j)) // the key is the record's type
+	}
+	l := &loopJob{}
+	l.run, l.owner, l.key = l, w, key
+	return l
+}
+
+// forLazy runs the loop [lo, hi) of each or rng as a lazy frame (see
+// above), split at once if split is set or another worker is idle and w's
+// deque has nothing for it; past lazyDepth frames it runs inline.
+func forLazy(w *Worker, lo, hi, grain int, each func(*Worker, int), rng func(*Worker, int, int), split bool) {
+	d := w.nframes
+	if d >= lazyDepth {
+		forInline(w, lo, hi, grain, each, rng)
+		return
+	}
+	key := typeKey[loopJob]()
+	j := w.frames[d].j
+	if j == nil || j.key != key {
+		if j = w.slotRecord(d, key); j == nil {
+			j = &w.loopRecord().job
+		}
+		w.setSlot(d, j, (*loopJob)(unsafe.Pointer(j)))
+	}
+	l := (*loopJob)(unsafe.Pointer(j)) // the key is the record's type
+	l.at, l.hi, l.grain, l.each, l.rng = lo, hi, grain, each, rng
+	w.frames[d].st = frameLazy
+	w.nframes = d + 1
+	if split || w.pool.sleep.hungry() && w.deque.Len() == 0 {
+		w.promoteOldest() // this loop, unless an older frame waits
+	}
+	finished := false
+	defer func() {
+		if !finished { // a panic, or runtime.Goexit
+			w.settleLoop(l, d, recover())
+		}
+	}()
+	w.runLoop(l, d)
+	finished = true
+	l.clearArg()
+	w.popFrame(d)
+}
+
+// runLoop runs l, the record of lazy loop frame d: its own range, then its
+// pieces, newest first (see above). A stolen piece's panic is re-raised
+// once the other pieces are settled (forLazy's deferred settleLoop).
+func (w *Worker) runLoop(l *loopJob, d int) {
+	chunk := 1
+	for {
+		for l.at < l.hi {
+			if w.hbLeft--; (w.hbLeft < 0 || w.beat.Load()) && w.forkBeat(d) {
+				l.hi = l.at // canceled: start nothing more
+				break
+			}
+			i := l.at
+			if l.each != nil {
+				l.at = i + 1
+				w.nTasks++
+				l.each(w, i)
+				continue
+			}
+			left := span(i, l.hi) // not hi-i, which can overflow
+			c := l.grain
+			if c == 0 {
+				c, chunk = int(min(uint(chunk), max(left/2, 1))), min(2*chunk, pieceCap(left))
+			}
+			if uint(c) > left {
+				c = int(left) // below c, so an int
+			}
+			l.at = i + c
+			w.nTasks++
+			l.rng(w, i, i+c)
+		}
+		p := l.pieces
+		if p == nil {
+			return
+		}
+		l.pieces, p.next = p.next, nil
+		pl := (*loopJob)(unsafe.Pointer(p))
+		if w.takeBack(p) {
+			if !w.root.canceled.Load() {
+				l.at, l.hi = pl.at, pl.hi // run it here, as more of this loop
+				w.frames[d].st = frameLazy
+			}
+			pl.free(w)
+			continue
+		}
+		w.waitForJob(p)
+		pe := p.panic
+		pl.free(w)
+		if pe != nil {
+			panic(pe)
+		}
+	}
+}
+
+// settleLoop is settle for a lazy loop whose frame d unwinds early: it takes
+// back the pieces split off it so that they never run, or waits for their
+// thieves, then ends the frame and re-raises v.
+func (w *Worker) settleLoop(l *loopJob, d int, v any) {
+	var pe *PanicError
+	if v != nil {
+		pe = asPanicError(v) // here, while the panicking frames are still on the stack
+	}
+	for p := l.pieces; p != nil; {
+		next := p.next
+		p.next = nil
+		if !w.discard(p) {
+			w.waitFor(&p.latch, p) // its own panic, if any, loses to ours
+		}
+		(*loopJob)(unsafe.Pointer(p)).free(w)
+		p = next
+	}
+	l.pieces = nil
+	l.clearArg()
+	w.popFrame(d)
+	if pe != nil {
+		panic(pe)
+	}
+}
+
+// promote splits what is left of the loop: the upper half (of the pieces, at
+// a fixed grain) becomes a job on w's deque.
+func (l *loopJob) promote(w *Worker, fr *lazyFrame, d int) (pushed, again bool) {
+	mid, ok := splitPoint(l.at, l.hi, l.grain)
+	if !ok {
+		fr.st = frameRunning // one piece left: nothing to split
+		return false, false
+	}
+	p := w.loopRecord()
+	p.at, p.hi, p.grain, p.each, p.rng = mid, l.hi, l.grain, l.each, l.rng
+	l.hi = mid
+	p.next, l.pieces = l.pieces, &p.job
+	p.root = w.root
+	w.deque.Push(&p.job)
+	_, again = splitPoint(l.at, l.hi, l.grain)
+	return true, again
+}
+
+// splitPoint returns where a loop's remaining range [at, hi) splits in half
+// (a multiple of grain from at, at a fixed grain), and false if it holds a
+// single index or piece.
+func splitPoint(at, hi, grain int) (int, bool) {
+	n := span(at, hi)
+	if grain > 0 {
+		if n <= uint(grain) {
+			return 0, false
+		}
+		pieces := (n-1)/uint(grain) + 1 // not n+grain-1, which can overflow
+		return int(uint(at) + pieces/2*uint(grain)), true
+	}
+	if n < 2 {
+		return 0, false
+	}
+	return int(uint(at) + n/2), true
+}
+
+// execute runs a piece a thief took, as a task of its own.
+func (l *loopJob) execute(w *Worker) {
+	l.markThief(w)
+	l.panic = callLoop(w, l)
+	w.flushStats()
+	l.latch.set(l.owner)
+}
+
+func (l *loopJob) abandon(w *Worker) {
+	l.panic = goexitPanic()
+	w.flushStats()
+	l.latch.set(l.owner)
+}
+
+// callLoop is call for a loop piece: it runs the piece as a lazy loop of its
+// own on w.
+func callLoop(w *Worker, l *loopJob) (pe *PanicError) {
+	mark := w.mark()
+	ok := false
+	defer func() {
+		if !ok { // a panic, or runtime.Goexit
+			pe = w.settleTask(mark, recover(), nil)
+		}
+	}()
+	forLazy(w, l.at, l.hi, l.grain, l.each, l.rng, false)
+	ok = true
+	if w.leftovers(mark) {
+		pe = w.settleTask(mark, nil, nil)
+	}
+	return pe
+}
+
+// A loop frame never outlives its loop: settleFrames finds one only left
+// by a panic, to drop.
+func (l *loopJob) settle(w *Worker, fr *lazyFrame, d int, top bool) {
+	if top {
+		w.popFrame(d)
+	}
+}
+
+func (l *loopJob) clearArg() { l.each, l.rng, l.pieces = nil, nil, nil }
+
+// free returns a joined piece to w's free records.
+func (l *loopJob) free(w *Worker) {
+	l.clearArg()
+	w.cachePut(l.key, &l.job)
 }
 
 func forStep(w *Worker, a forArgs) struct{} {
@@ -70,11 +405,7 @@ func forStep(w *Worker, a forArgs) struct{} {
 		return struct{}{}
 	}
 	if a.grain > 0 {
-		if !w.shared {
-			forChunks(w, a)
-		} else {
-			forSpawn(w, a)
-		}
+		forSpawn(w, a)
 		return struct{}{}
 	}
 	n := span(a.lo, a.hi)
@@ -88,69 +419,6 @@ func forStep(w *Worker, a forArgs) struct{} {
 	left.hi, right.lo = mid, mid
 	forFunc.Join(w, left, right)
 	return struct{}{}
-}
-
-// forChunks runs a, a part of a loop with a fixed grain, on w: piece by
-// piece, grain indices at a time, in index order. It splits what is left in
-// half, publishing the upper half (joinEager), only when another worker may
-// take it: at once if some worker is idle and w's deque has nothing for it,
-// then whenever the heartbeat would promote a frame (a thief found w's deque
-// empty and set w's beat flag, read before every piece, or heartbeatPeriod
-// passed) and w holds no older lazy frame to promote instead (that one is
-// the larger work).
-// Splitting only on demand is heartbeat scheduling applied to a loop: split
-// down to single pieces, a grain-1 loop would pay a fork (forArgs copied
-// twice) per piece; this one makes a few forks per steal. The pieces are the same wherever the splits fall: a split
-// point is a multiple of grain from the start of the range.
-//
-// Every piece counts as one task in Stats.Tasks; the splits, which depend
-// on timing, do not.
-func forChunks(w *Worker, a forArgs) {
-	if span(a.lo, a.hi) > uint(a.grain) && w.deque.Len() == 0 && w.pool.sleep.hungry() {
-		forSplit(w, a)
-		return
-	}
-	for {
-		if w.root.canceled.Load() {
-			return
-		}
-		if span(a.lo, a.hi) <= uint(a.grain) {
-			w.nTasks++
-			a.body(w, a.lo, a.hi)
-			return
-		}
-		// The beat flag is read at every piece, not only at the countdown's
-		// end: a loop of a few long pieces (par's chunks, each a
-		// millisecond) would otherwise answer a thief only after up to
-		// hbStride of them.
-		if w.hbLeft--; w.hbLeft < 0 || w.beat.Load() {
-			if canceled, promote := w.beatDue(); canceled {
-				return
-			} else if promote && !w.promoteOldest() {
-				forSplit(w, a)
-				return
-			}
-		}
-		next := a.lo + a.grain
-		w.nTasks++
-		a.body(w, a.lo, next)
-		a.lo = next
-	}
-}
-
-// forSplit runs a, a fixed-grain part of a loop longer than one piece, as
-// two halves: the upper half published for thieves, the lower one run by w
-// (both by forStep).
-func forSplit(w *Worker, a forArgs) {
-	if w.Canceled() {
-		return // joinEager would start nothing, and push nothing to count
-	}
-	pieces := (span(a.lo, a.hi)-1)/uint(a.grain) + 1 // not hi-lo+grain-1, which can overflow
-	mid := int(uint(a.lo) + pieces/2*uint(a.grain))
-	left, right := a, a
-	left.hi, right.lo = mid, mid
-	w.nTasks-- // the fork counts one task; the pieces are counted as they run
-	forFunc.joinEager(w, left, right)
 }
 
 // split decides whether a piece of n indices is divided further.
@@ -173,22 +441,265 @@ func (a *forArgs) split(w *Worker, n uint) bool {
 }
 
 // Reduce maps every i in [lo, hi) with mapf and combines the results with
-// combine, in parallel, splitting adaptively; it returns zero for an empty
+// combine, in parallel, splitting as For does; it returns zero for an empty
 // range. combine must be associative, and zero its identity: pieces are
 // combined in index order, but grouped differently from run to run.
 func Reduce[T any](w *Worker, lo, hi int, zero T, mapf func(i int) T, combine func(x, y T) T) T {
 	if mapf == nil || combine == nil {
 		panic("forkjoin.Reduce: mapf and combine must not be nil")
 	}
-	w.check("forkjoin.Reduce")
+	return reduce(w, "forkjoin.Reduce", lo, hi, zero, mapf, nil, combine)
+}
+
+// ReduceW is Reduce for a mapf that forks: mapf receives the worker that runs
+// it, so that it can call Join, For, ReduceW or any other fork on it, as a
+// For body can. A reduction over a tree node's children that recurses into
+// each child is ReduceW over the children.
+func ReduceW[T any](w *Worker, lo, hi int, zero T, mapf func(w *Worker, i int) T, combine func(x, y T) T) T {
+	if mapf == nil || combine == nil {
+		panic("forkjoin.ReduceW: mapf and combine must not be nil")
+	}
+	if w != nil && w.nframes-w.promoteAt >= protectDepth {
+		// An inline loop, as in For, kept here for the recursive walk.
+		acc := zero
+		for i := lo; i < hi; i++ {
+			if w.hbLeft--; w.hbLeft < 0 {
+				if stop, split := w.loopBeat(span(i, hi)); stop {
+					return acc
+				} else if split {
+					return combine(acc, reduceLazy(w, i, hi, zero, nil, mapf, combine, true))
+				}
+			}
+			w.nTasks++
+			acc = combine(acc, mapf(w, i))
+		}
+		return acc
+	}
+	return reduce(w, "forkjoin.ReduceW", lo, hi, zero, nil, mapf, combine)
+}
+
+// reduce is Reduce (mapf) and ReduceW (mapw); name is the caller's.
+func reduce[T any](w *Worker, name string, lo, hi int, zero T, mapf func(int) T, mapw func(*Worker, int) T, combine func(x, y T) T) T {
+	if w != nil && w.nframes-w.promoteAt >= protectDepth {
+		return reduceInline(w, lo, hi, zero, mapf, mapw, combine)
+	}
+	w.check(name)
 	if hi <= lo {
 		return zero
 	}
-	f := reduceFunc[T]()
-	return reduceStep(w, reduceArgs[T]{
-		forArgs: forArgs{lo: lo, hi: hi, splits: w.pool.Workers(), origin: w},
-		self:    f, zero: zero, mapf: mapf, combine: combine,
-	})
+	if w.shared {
+		return reduceStep(w, reduceArgs[T]{
+			forArgs: forArgs{lo: lo, hi: hi, splits: w.pool.Workers(), origin: w},
+			self:    reduceFunc[T](), zero: zero, mapf: mapf, mapw: mapw, combine: combine,
+		})
+	}
+	return reduceLazy(w, lo, hi, zero, mapf, mapw, combine, false)
+}
+
+// reduceInline is an inline loop (see above) of Reduce or ReduceW.
+func reduceInline[T any](w *Worker, lo, hi int, zero T, mapf func(int) T, mapw func(*Worker, int) T, combine func(x, y T) T) T {
+	acc := zero
+	for i := lo; i < hi; i++ {
+		if w.hbLeft--; w.hbLeft < 0 {
+			if stop, split := w.loopBeat(span(i, hi)); stop {
+				return acc
+			} else if split {
+				return combine(acc, reduceLazy(w, i, hi, zero, mapf, mapw, combine, true))
+			}
+		}
+		w.nTasks++
+		if mapf != nil {
+			acc = combine(acc, mapf(i))
+		} else {
+			acc = combine(acc, mapw(w, i))
+		}
+	}
+	return acc
+}
+
+// reduceJob is the record of a lazy Reduce's frame, and of a piece split off
+// it for a thief: loopJob's twin with a result.
+type reduceJob[T any] struct {
+	job
+	at, hi  int
+	zero    T
+	mapf    func(int) T
+	mapw    func(*Worker, int) T
+	combine func(x, y T) T
+	res     T
+	pieces  *job
+}
+
+func reduceRecord[T any](w *Worker) *reduceJob[T] {
+	key := typeKey[reduceJob[T]]()
+	if j := w.cacheGet(key); j != nil {
+		return (*reduceJob[T])(unsafe.Pointer(j)) // the key is the record's type
+	}
+	l := &reduceJob[T]{}
+	l.run, l.owner, l.key = l, w, key
+	return l
+}
+
+// reduceLazy is forLazy for Reduce and ReduceW.
+func reduceLazy[T any](w *Worker, lo, hi int, zero T, mapf func(int) T, mapw func(*Worker, int) T, combine func(x, y T) T, split bool) T {
+	d := w.nframes
+	if d >= lazyDepth {
+		return reduceInline(w, lo, hi, zero, mapf, mapw, combine)
+	}
+	key := typeKey[reduceJob[T]]()
+	j := w.frames[d].j
+	if j == nil || j.key != key {
+		if j = w.slotRecord(d, key); j == nil {
+			j = &reduceRecord[T](w).job
+		}
+		w.setSlot(d, j, (*reduceJob[T])(unsafe.Pointer(j)))
+	}
+	l := (*reduceJob[T])(unsafe.Pointer(j)) // the key is the record's type
+	l.at, l.hi, l.zero, l.mapf, l.mapw, l.combine = lo, hi, zero, mapf, mapw, combine
+	w.frames[d].st = frameLazy
+	w.nframes = d + 1
+	if split || w.pool.sleep.hungry() && w.deque.Len() == 0 {
+		w.promoteOldest() // this loop, unless an older frame waits
+	}
+	finished := false
+	defer func() {
+		if !finished { // a panic, or runtime.Goexit
+			settleReduce(w, l, d, recover())
+		}
+	}()
+	acc := runReduce(w, l, d)
+	finished = true
+	l.clearArg()
+	w.popFrame(d)
+	return acc
+}
+
+// runReduce is runLoop for Reduce: pieces nobody took extend its own range,
+// a stolen piece's result is combined in when it is done; both in index
+// order.
+func runReduce[T any](w *Worker, l *reduceJob[T], d int) T {
+	acc := l.zero
+	for {
+		for l.at < l.hi {
+			if w.hbLeft--; (w.hbLeft < 0 || w.beat.Load()) && w.forkBeat(d) {
+				l.hi = l.at // canceled: start nothing more
+				break
+			}
+			i := l.at
+			l.at = i + 1
+			w.nTasks++
+			if l.mapf != nil {
+				acc = l.combine(acc, l.mapf(i))
+			} else {
+				acc = l.combine(acc, l.mapw(w, i))
+			}
+		}
+		p := l.pieces
+		if p == nil {
+			return acc
+		}
+		l.pieces, p.next = p.next, nil
+		pl := (*reduceJob[T])(unsafe.Pointer(p))
+		if w.takeBack(p) {
+			if !w.root.canceled.Load() {
+				l.at, l.hi = pl.at, pl.hi
+				w.frames[d].st = frameLazy
+			}
+			pl.free(w)
+			continue
+		}
+		w.waitForJob(p)
+		pe, r := p.panic, pl.res
+		pl.free(w)
+		if pe != nil {
+			panic(pe)
+		}
+		acc = l.combine(acc, r)
+	}
+}
+
+// settleReduce is settleLoop for Reduce.
+func settleReduce[T any](w *Worker, l *reduceJob[T], d int, v any) {
+	var pe *PanicError
+	if v != nil {
+		pe = asPanicError(v) // here, while the panicking frames are still on the stack
+	}
+	for p := l.pieces; p != nil; {
+		next := p.next
+		p.next = nil
+		if !w.discard(p) {
+			w.waitFor(&p.latch, p)
+		}
+		(*reduceJob[T])(unsafe.Pointer(p)).free(w)
+		p = next
+	}
+	l.pieces = nil
+	l.clearArg()
+	w.popFrame(d)
+	if pe != nil {
+		panic(pe)
+	}
+}
+
+func (l *reduceJob[T]) promote(w *Worker, fr *lazyFrame, d int) (pushed, again bool) {
+	mid, ok := splitPoint(l.at, l.hi, 0)
+	if !ok {
+		fr.st = frameRunning
+		return false, false
+	}
+	p := reduceRecord[T](w)
+	p.at, p.hi, p.zero, p.mapf, p.mapw, p.combine = mid, l.hi, l.zero, l.mapf, l.mapw, l.combine
+	l.hi = mid
+	p.next, l.pieces = l.pieces, &p.job
+	p.root = w.root
+	w.deque.Push(&p.job)
+	_, again = splitPoint(l.at, l.hi, 0)
+	return true, again
+}
+
+func (l *reduceJob[T]) execute(w *Worker) {
+	l.markThief(w)
+	l.res, l.panic = callReduce(w, l)
+	w.flushStats()
+	l.latch.set(l.owner)
+}
+
+func (l *reduceJob[T]) abandon(w *Worker) {
+	l.panic = goexitPanic()
+	w.flushStats()
+	l.latch.set(l.owner)
+}
+
+func callReduce[T any](w *Worker, l *reduceJob[T]) (r T, pe *PanicError) {
+	mark := w.mark()
+	ok := false
+	defer func() {
+		if !ok {
+			pe = w.settleTask(mark, recover(), nil)
+		}
+	}()
+	r = reduceLazy(w, l.at, l.hi, l.zero, l.mapf, l.mapw, l.combine, false)
+	ok = true
+	if w.leftovers(mark) {
+		pe = w.settleTask(mark, nil, nil)
+	}
+	return r, pe
+}
+
+func (l *reduceJob[T]) settle(w *Worker, fr *lazyFrame, d int, top bool) {
+	if top {
+		w.popFrame(d)
+	}
+}
+
+func (l *reduceJob[T]) clearArg() {
+	var z T
+	l.zero, l.res, l.mapf, l.mapw, l.combine, l.pieces = z, z, nil, nil, nil, nil
+}
+
+func (l *reduceJob[T]) free(w *Worker) {
+	l.clearArg()
+	w.cachePut(l.key, &l.job)
 }
 
 // reduceArgs is one piece of a Reduce. It carries the call's functions, so
@@ -200,6 +711,7 @@ type reduceArgs[T any] struct {
 	self    *Func[reduceArgs[T], T]
 	zero    T
 	mapf    func(i int) T
+	mapw    func(w *Worker, i int) T // ReduceW's, if mapf is nil
 	combine func(x, y T) T
 }
 
@@ -224,7 +736,11 @@ func reduceStep[T any](w *Worker, a reduceArgs[T]) T {
 		w.tick()
 		acc := a.zero
 		for i := a.lo; i < a.hi; i++ {
-			acc = a.combine(acc, a.mapf(i))
+			if a.mapf != nil {
+				acc = a.combine(acc, a.mapf(i))
+			} else {
+				acc = a.combine(acc, a.mapw(w, i))
+			}
 		}
 		return acc
 	}

@@ -14,7 +14,7 @@ import (
 
 // TestFixedGrainLoopSpreads checks that a fixed-grain loop, which a worker
 // runs piece by piece and splits only when another worker may take half
-// (forChunks), still spreads over the pool: idle workers get work at the
+// (a lazy loop, for.go), still spreads over the pool: idle workers get work at the
 // start, and thieves that run dry get half of what is left. Pieces that
 // sleep make the loop long enough for every worker to ask.
 func TestFixedGrainLoopSpreads(t *testing.T) {
@@ -73,7 +73,7 @@ func TestFixedGrainLoopSplitsForThief(t *testing.T) {
 }
 
 // TestFixedGrainLoopHugeRange checks a split of a range whose length plus
-// grain overflows an int: forSplit's piece count once did, and split a
+// grain overflows an int: a split's piece count once did, and split a
 // range into an empty piece and the whole range again. In shared-queue
 // mode each piece's end is computed from its start (runPiece), where
 // lo+grain overflows too.

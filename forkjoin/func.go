@@ -1,5 +1,7 @@
 package forkjoin
 
+import "unsafe"
+
 // A Func is a task body registered once, for forks that allocate nothing.
 //
 // Join's closures escape to the heap, since a thief may run them: each Join
@@ -63,9 +65,19 @@ func (j *funcJob[A, R]) abandon(w *Worker) {
 
 // callFunc is call for a Func's body.
 func callFunc[A, R any](w *Worker, fn func(*Worker, A) R, a A) (r R, pe *PanicError) {
-	mark := len(w.open)
-	defer func() { pe = w.settleTask(mark, recover(), pe) }()
-	return fn(w, a), nil
+	mark := w.mark()
+	ok := false
+	defer func() {
+		if !ok { // a panic, or runtime.Goexit
+			pe = w.settleTask(mark, recover(), nil)
+		}
+	}()
+	r = fn(w, a)
+	ok = true
+	if w.leftovers(mark) {
+		pe = w.settleTask(mark, nil, nil)
+	}
+	return r, pe
 }
 
 // Call runs f on a in the calling task, without forking.
@@ -78,8 +90,9 @@ func (f *Func[A, R]) Call(w *Worker, a A) R { return f.fn(w, a) }
 // *PanicError after both sides have finished.
 //
 // In work-stealing mode the fork is lazy (heartbeat.go): f(b) is made
-// stealable only when w offers its oldest pending joins to thieves, about
-// every 100 µs and when another worker runs out of work; a join nobody was
+// stealable only when w offers its oldest pending joins to thieves: when
+// another worker runs out of work, or about every 100 µs while one is
+// parked; a join nobody was
 // offered costs about two function calls. Past 256 pending lazy joins it
 // forks eagerly, as in shared-queue mode.
 //
@@ -192,11 +205,25 @@ func (f *Func[A, R]) joinEager(w *Worker, a, b A) (ra, rb R) {
 
 // Fork makes f(a) stealable and returns a handle to join it later, in any
 // order, exactly once, from the same task. A handle the task leaves unjoined
-// is joined when the task returns, as Spawn's Futures are. Once the
-// invocation is canceled, Fork starts nothing and the handle yields the
-// zero value.
+// is joined when the task returns, as Spawn's Futures are: then a late Join
+// returns its result. Once the invocation is canceled, Fork starts nothing
+// and the handle yields the zero value.
+//
+// In work-stealing mode the fork is lazy (heartbeat.go), as Join's: f(a)
+// waits in a frame of w's own until its Join runs it, unless w offered it
+// to thieves first (its oldest frames, when another worker runs out of work
+// or is parked); a fork nobody was offered costs about a
+// function call. Fork notices a cancellation within 32 forks.
 func (f *Func[A, R]) Fork(w *Worker, a A) Forked[A, R] {
+	if w != nil && w.nframes-w.promoteAt >= protectDepth && w.nframes < lazyDepth {
+		// Deep in a recursion, where Func.Join joins inline: the forks
+		// nearer the task's root checked w (see Worker).
+		return f.forkLazy(w, a, w.nframes)
+	}
 	w.check("forkjoin.Func.Fork")
+	if d := w.nframes; d < lazyDepth && !w.shared {
+		return f.forkLazy(w, a, d)
+	}
 	if w.Canceled() {
 		return Forked[A, R]{gen: 1} // no record: Join yields the zero value
 	}
@@ -207,11 +234,31 @@ func (f *Func[A, R]) Fork(w *Worker, a A) Forked[A, R] {
 	return Forked[A, R]{j: j, gen: j.gen}
 }
 
+// forkLazy is Fork with a lazy frame at depth d.
+func (f *Func[A, R]) forkLazy(w *Worker, a A, d int) Forked[A, R] {
+	j := w.frames[d].j
+	if j == nil || j.key != unsafe.Pointer(f) {
+		j = f.frameRecord(w, d)
+	}
+	fj := (*funcJob[A, R])(unsafe.Pointer(j)) // the key is the record's type
+	fj.arg = a
+	w.frames[d].st = frameLazy
+	w.nframes = d + 1
+	if w.hbLeft--; (w.hbLeft < 0 || w.idleWaits()) && w.forkBeat(d) {
+		f.clear(fj)
+		w.popFrame(d)
+		return Forked[A, R]{gen: 1}
+	}
+	w.nTasks++
+	return Forked[A, R]{j: fj, gen: j.gen, d: int32(d) + 1}
+}
+
 // Forked is a pending Func.Fork. It is a small value: copy it freely, but
 // join it once.
 type Forked[A, R any] struct {
 	j   *funcJob[A, R]
 	gen uint32
+	d   int32 // 1 + the fork's frame (heartbeat.go); 0 for an eager fork, in w.open
 }
 
 // Join waits for the forked call and returns its result: it runs it inline
@@ -219,6 +266,17 @@ type Forked[A, R any] struct {
 // re-raised as a *PanicError. Join panics if the handle was already joined,
 // or if w is not the worker that forked it.
 func (h Forked[A, R]) Join(w *Worker) R {
+	if j := h.j; j != nil && j.gen == h.gen && j.owner == w && h.d > 0 {
+		if d := int(h.d) - 1; d < w.nframes && w.frames[d].j == &j.job {
+			return j.fn().joinFrame(w, j, d) // the common case: its frame is pending
+		}
+	}
+	return h.join(w)
+}
+
+// join is Join with the checks, and for every handle whose frame is not
+// pending any more.
+func (h Forked[A, R]) join(w *Worker) R {
 	j := h.j
 	if j == nil {
 		if h.gen == 0 {
@@ -234,6 +292,19 @@ func (h Forked[A, R]) Join(w *Worker) R {
 		panic("forkjoin: Forked joined on another worker than the one that forked it; join it from the forking task")
 	}
 	f := j.fn()
+	if h.d > 0 {
+		if d := int(h.d) - 1; d < w.nframes && w.frames[d].j == &j.job {
+			return f.joinFrame(w, j, d)
+		}
+		// Run when the forking task returned (settleFrames), which left
+		// the record to us.
+		r, pe := j.res, j.panic
+		f.put(w, j)
+		if pe != nil {
+			panic(pe)
+		}
+		return r
+	}
 	if !w.isOpen(&j.job) {
 		// Joined for us when the forking task returned (settleTask).
 		r, pe := j.res, j.panic
@@ -256,6 +327,46 @@ func (h Forked[A, R]) Join(w *Worker) R {
 	w.closeOpen(&j.job)
 	r, pe := j.res, j.panic
 	f.put(w, j)
+	if pe != nil {
+		panic(pe)
+	}
+	return r
+}
+
+// joinFrame is Forked.Join of a lazy fork whose frame d still holds j: it
+// runs f(arg) here, as a task of its own (callFunc), unless the frame was
+// promoted and a thief took it, and ends the frame. The record stays in
+// its slot for the next fork at d.
+func (f *Func[A, R]) joinFrame(w *Worker, j *funcJob[A, R], d int) R {
+	fr := &w.frames[d]
+	j.gen++ // spent: a second Join of the handle panics
+	if fr.st == frameLazy || w.takeBack(&j.job) {
+		arg := j.arg
+		f.clear(j)
+		if j.latch.state.Load() != latchUnset {
+			j.reset()
+		}
+		top := d == w.nframes-1
+		if top {
+			w.popFrame(d) // f(arg)'s forks may use the slot
+		} else {
+			fr.st = frameRunning
+		}
+		r, pe := callFunc(w, f.fn, arg)
+		if !top {
+			w.popFrame(d)
+		}
+		if pe != nil {
+			panic(pe)
+		}
+		return r
+	}
+	fr.st = frameWaiting
+	w.waitForJob(&j.job)
+	r, pe := j.res, j.panic
+	f.clear(j)
+	j.reset()
+	w.popFrame(d)
 	if pe != nil {
 		panic(pe)
 	}

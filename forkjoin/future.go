@@ -1,9 +1,13 @@
 package forkjoin
 
-// A Future is a task forked by Spawn, to be joined later.
+import "unsafe"
+
+// A Future is a task forked by Spawn, to be joined later. It is a small
+// value: copy it freely, but join it once.
 type Future[T any] struct {
-	j      *closureJob[T] // nil if Spawn started nothing (canceled)
-	joined bool
+	j   *closureJob[T] // nil if Spawn started nothing (canceled)
+	gen uint32
+	d   int32 // 1 + the spawn's frame (heartbeat.go); 0 for an eager one, in w.open
 }
 
 // Spawn makes fn stealable now and returns a Future to join later, in any
@@ -13,45 +17,158 @@ type Future[T any] struct {
 // outlives its invocation; but join explicitly: until then it may still be
 // running. Once the invocation is canceled, Spawn starts nothing and the
 // Future yields the zero value.
-func Spawn[T any](w *Worker, fn func(w *Worker) T) *Future[T] {
+//
+// In work-stealing mode the spawn is lazy, as Func.Fork's: fn waits in a
+// frame of w's own until the Future's Join runs it, unless w offered it to
+// thieves first (heartbeat.go). A spawn nobody was offered costs about a
+// function call, beside the allocation of fn's closure.
+func Spawn[T any](w *Worker, fn func(w *Worker) T) Future[T] {
 	if fn == nil {
 		panic("forkjoin.Spawn: fn is nil")
 	}
+	if w == nil || w.nframes-w.promoteAt < protectDepth || w.nframes >= lazyDepth {
+		// Near the task's root (deeper, where Func.Join joins inline, the
+		// forks nearer the root checked w; see Worker), or past the
+		// frames.
+		return spawnChecked(w, fn)
+	}
+	d := w.nframes
+	key := typeKey[closureJob[T]]()
+	j := w.frames[d].j
+	if j == nil || j.key != key {
+		j = closureSlot[T](w, d, key)
+	}
+	cj := (*closureJob[T])(unsafe.Pointer(j)) // the key is the record's type
+	cj.fn = fn
+	w.frames[d].st = frameLazy
+	w.nframes = d + 1
+	if w.hbLeft--; (w.hbLeft < 0 || w.idleWaits()) && w.forkBeat(d) {
+		cj.fn = nil
+		w.popFrame(d)
+		return Future[T]{gen: 1}
+	}
+	w.nTasks++
+	return Future[T]{j: cj, gen: j.gen, d: int32(d) + 1}
+}
+
+// closureSlot puts a free closure record of key's type in w's frame slot d
+// and returns it.
+func closureSlot[T any](w *Worker, d int, key unsafe.Pointer) *job {
+	j := w.slotRecord(d, key)
+	if j == nil {
+		cj := &closureJob[T]{}
+		cj.run, cj.owner, cj.key = cj, w, key
+		j = &cj.job
+	}
+	w.setSlot(d, j, nil)
+	return j
+}
+
+// spawnChecked is Spawn with the checks, eager in shared-queue mode and past
+// lazyDepth frames.
+func spawnChecked[T any](w *Worker, fn func(*Worker) T) Future[T] {
 	w.check("forkjoin.Spawn")
+	if d := w.nframes; d < lazyDepth && !w.shared {
+		return spawnLazy(w, fn, d)
+	}
 	if w.Canceled() {
-		return &Future[T]{}
+		return Future[T]{gen: 1}
 	}
 	j := newClosureJob(w, fn)
 	w.fork(&j.job)
 	w.open = append(w.open, &j.job)
-	return &Future[T]{j: j}
+	return Future[T]{j: j, gen: j.gen}
+}
+
+// spawnLazy is Spawn with a lazy frame at depth d.
+func spawnLazy[T any](w *Worker, fn func(*Worker) T, d int) Future[T] {
+	key := typeKey[closureJob[T]]()
+	j := w.frames[d].j
+	if j == nil || j.key != key {
+		j = closureSlot[T](w, d, key)
+	}
+	cj := (*closureJob[T])(unsafe.Pointer(j)) // the key is the record's type
+	cj.fn = fn
+	w.frames[d].st = frameLazy
+	w.nframes = d + 1
+	if w.hbLeft--; (w.hbLeft < 0 || w.idleWaits()) && w.forkBeat(d) {
+		cj.fn = nil
+		w.popFrame(d)
+		return Future[T]{gen: 1}
+	}
+	w.nTasks++
+	return Future[T]{j: cj, gen: j.gen, d: int32(d) + 1}
 }
 
 // Join returns the spawned task's result: it runs the task inline if nobody
 // took it yet, or helps until it is done. A panic in the task is re-raised as
-// a *PanicError. Join panics if called twice, or if w is not the worker
-// that spawned it.
-func (f *Future[T]) Join(w *Worker) T {
-	if f.joined {
-		panic("forkjoin: Future joined twice")
+// a *PanicError. Join panics if the Future was already joined, or if w is
+// not the worker that spawned it.
+func (f Future[T]) Join(w *Worker) T {
+	j := f.j
+	if j == nil || j.gen != f.gen || j.owner != w || f.d <= 0 {
+		return f.join(w)
 	}
-	f.joined = true
+	d := int(f.d) - 1
+	if d >= w.nframes {
+		return f.join(w)
+	}
+	fr := &w.frames[d]
+	if fr.j != &j.job {
+		return f.join(w)
+	}
+	if fr.st != frameLazy {
+		return j.joinFrame(w, d)
+	}
+	// The common case: the frame is pending and nobody else saw it. Run
+	// the task here, as a task of its own (call).
+	fn := j.fn
+	j.fn = nil
+	j.gen++ // spent: a second Join panics
+	top := d == w.nframes-1
+	if top {
+		w.popFrame(d) // fn's forks may use the slot
+	} else {
+		fr.st = frameRunning
+	}
+	r, pe := call(w, fn)
+	if !top {
+		w.popFrame(d)
+	}
+	if pe != nil {
+		panic(pe)
+	}
+	return r
+}
+
+// join is Join with the checks, and for every Future whose frame is not
+// pending any more.
+func (f Future[T]) join(w *Worker) T {
 	j := f.j
 	if j == nil {
+		if f.gen == 0 {
+			panic("forkjoin: Join of a zero Future; use the one Spawn returned")
+		}
 		var zero T
-		return zero
+		return zero // Spawn started nothing: the invocation was canceled
+	}
+	if j.gen != f.gen {
+		panic("forkjoin: Future joined twice")
 	}
 	if j.owner != w || !w.onOwnGoroutine() {
 		panic("forkjoin: Future joined on another worker than the one that spawned it; join it from the spawning task")
 	}
-	f.j = nil
-	if !w.isOpen(&j.job) {
-		// Already joined for us when the spawning task returned
-		// (settleTask): the record is no longer ours to reuse.
-		if j.panic != nil {
-			panic(j.panic)
+	if f.d > 0 {
+		if d := int(f.d) - 1; d < w.nframes && w.frames[d].j == &j.job {
+			return j.joinFrame(w, d)
 		}
-		return j.res
+		// Run when the spawning task returned (settleFrames), which left
+		// the record to us.
+		return j.result(w)
+	}
+	if !w.isOpen(&j.job) {
+		// Joined for us when the spawning task returned (settleTask).
+		return j.result(w)
 	}
 	// j leaves w.open only once it is done or running here: a Goexit in
 	// what takeBack or the wait runs leaves it for settleTask to join.
@@ -66,8 +183,54 @@ func (f *Future[T]) Join(w *Worker) T {
 	}
 	w.waitForJob(&j.job)
 	w.closeOpen(&j.job)
+	return j.result(w)
+}
+
+// result frees j, a record whose task has finished, and returns the task's
+// result, or re-raises its panic.
+func (j *closureJob[T]) result(w *Worker) T {
 	r, pe := j.res, j.panic
 	j.free(w)
+	if pe != nil {
+		panic(pe)
+	}
+	return r
+}
+
+// joinFrame is Future.Join of a lazy spawn whose frame d still holds j; see
+// Func.joinFrame, its twin.
+func (j *closureJob[T]) joinFrame(w *Worker, d int) T {
+	fr := &w.frames[d]
+	j.gen++ // spent: a second Join panics
+	if fr.st == frameLazy || w.takeBack(&j.job) {
+		fn := j.fn
+		var r T
+		j.fn, j.res = nil, r
+		if j.latch.state.Load() != latchUnset {
+			j.reset()
+		}
+		top := d == w.nframes-1
+		if top {
+			w.popFrame(d) // fn's forks may use the slot
+		} else {
+			fr.st = frameRunning
+		}
+		r, pe := call(w, fn)
+		if !top {
+			w.popFrame(d)
+		}
+		if pe != nil {
+			panic(pe)
+		}
+		return r
+	}
+	fr.st = frameWaiting
+	w.waitForJob(&j.job)
+	r, pe := j.res, j.panic
+	var zero T
+	j.fn, j.res = nil, zero
+	j.reset()
+	w.popFrame(d)
 	if pe != nil {
 		panic(pe)
 	}
@@ -112,18 +275,38 @@ func (w *Worker) closeOpen(j *job) bool {
 	return false
 }
 
+// A taskMark is where a task's forks begin: its first entry in w.open (the
+// eager forks it has not joined) and its first frame (heartbeat.go).
+type taskMark struct{ open, frames int }
+
+// mark returns the mark of a task starting now on w.
+func (w *Worker) mark() taskMark { return taskMark{len(w.open), w.nframes} }
+
+// leftovers reports whether the task that began at m left anything for
+// settleTask: an unjoined fork, a pending frame, or an open spawn batch.
+func (w *Worker) leftovers(m taskMark) bool {
+	return len(w.open) > m.open || w.nframes > m.frames || w.batch != nil
+}
+
 // settleTask ends a task: it turns v, a recovered panic value (nil if none
-// or for runtime.Goexit), into the task's *PanicError, and joins the Spawns
-// and Forks the task left unjoined (those above mark in w.open), so that
-// none outlives it; the first of their panics becomes the task's if it had
-// none; it also closes the task's open spawn batch (batch.go). Every task's
-// end runs it: call, callFunc and callScopeBody defer it, and a batch's
-// tasks run under runFrom, which calls it.
-func (w *Worker) settleTask(mark int, v any, pe *PanicError) *PanicError {
+// or for runtime.Goexit), into the task's *PanicError, and ends what the
+// task left behind, so that none of it outlives the task: it runs the
+// spawns and forks still pending in its frames (those above m.frames; see
+// settleFrames), and joins the Spawns and Forks it forked eagerly and left
+// unjoined (those above m.open in w.open); the first of their panics
+// becomes the task's if it had none. It also closes the task's open spawn
+// batch (batch.go). Every task's end runs it: call, callFunc and
+// callScopeBody defer it, and a batch's tasks run under runFrom, which calls
+// it.
+func (w *Worker) settleTask(m taskMark, v any, pe *PanicError) *PanicError {
 	w.closeBatch() // batch.go, rule 2
 	if v != nil {
 		pe = asPanicError(v)
 	}
+	if w.nframes > m.frames {
+		pe = w.settleFrames(m.frames, pe)
+	}
+	mark := m.open
 	for len(w.open) > mark {
 		// j stays in w.open until it is done or running here, so that
 		// a Goexit in what takeBack or the wait runs still finds it.

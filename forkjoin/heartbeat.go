@@ -5,74 +5,103 @@ import (
 	"unsafe"
 )
 
-// Heartbeat promotion: Func.Join's lazy frames.
+// Heartbeat promotion: lazy frames.
 //
 // Most forks of a recursive algorithm are never stolen, yet an eager fork
 // pays for being stealable every time: a fenced push, a fenced pop, a look
-// at the sleepers. Func.Join therefore forks lazily, after Acar, Charguéraud,
-// Guatto, Rainey and Sieczkowski ("Heartbeat Scheduling", PLDI 2018) and
-// Spice: it runs the inline side at once and, when that returns, the forked
-// side too, keeping the forked side only where the worker itself can find
-// it: in a frame of the worker's own, or for most joins just in the join's
-// stack frame. No atomic, no deque operation, no allocation. Every
-// heartbeat the worker promotes its oldest promotable frame, the largest
-// piece of work it holds, into a real job on its deque, where thieves and
-// helpers find it as any forked job; the join of a promoted frame is the
-// eager join (take back, else help).
+// at the sleepers. Every fork point of work-stealing mode (Func.Join and
+// Join, Func.Fork and Spawn, S.Go and Func.Go, For, ForRange and Reduce)
+// therefore forks lazily, after Acar, Charguéraud, Guatto, Rainey and
+// Sieczkowski ("Heartbeat Scheduling", PLDI 2018), Spice and TPAL: it keeps
+// the forked work where only its own worker can find it, in a frame of the
+// worker's own, and runs it itself when the code that forked it gets there.
+// No atomic, no deque operation, no allocation. Every heartbeat the worker
+// promotes its oldest promotable frame, the largest piece of work it holds,
+// into a real job on its deque, where thieves and helpers find it as any
+// forked job; the join of a promoted frame is the eager join (take back,
+// else help).
 //
-// The frames. frames[:nframes] are the lazy Func.Joins running on this
-// worker, oldest first: frames[d] holds the record of the d-th, which
-// carries the forked side's argument as an eager fork's record does, and
-// the join's state. The records live on the heap (a thief reads them; Go
-// moves goroutine stacks, so nothing a thief reads may point into one) and
-// stay in their slot between joins: the next join at that depth, usually of
-// the same Func, finds its record there. Only the owner touches the frames;
-// a thief sees a record only after the deque's publishing store. No frame
-// below promoteAt may be promoted any more.
+// The frames. frames[:nframes] are the lazy forks pending on this worker,
+// oldest first. frames[d] holds a record, which carries the forked work as
+// an eager fork's record does, and the frame's state. The records live on
+// the heap (a thief reads them; Go moves goroutine stacks, so nothing a
+// thief reads may point into one) and stay in their slot between forks: the
+// next fork at that depth, usually of the same kind, finds its record there.
+// Only the owner touches the frames; a thief sees a record only after the
+// deque's publishing store. No frame below promoteAt may be promoted any
+// more. A frame is one of four kinds, told apart by its record (ops):
 //
-// Lazy and inline joins. Only a join with a deferred settle may be
-// promoted: if f(a) panics, or calls runtime.Goexit, the join must not
-// unwind past its caller (whose defers may free what f(b) uses) before a
-// promoted f(b) has been taken back or has finished on its thief. That
-// defer, with the frame, costs most of a lazy join, so only the joins that
-// find fewer than protectDepth frames above promoteAt are lazy (joinLazy):
-// they push a frame and defer its settle. Every other join is inline
-// (Join): it calls f(a) and f(b) with no frame, no record and no defer, and
-// is never promoted; a panic through it has nothing to settle. An inline
-// join still costs its own call and two calls through the Func's func
-// value, with the spills Go's register ABI makes around each: about twice
-// the two direct calls it stands for. Worker.Inline is its test (Join
-// begins with it), small enough to be inlined: a recursion that asks it
-// first makes those two calls itself, directly, and calls Join only when
-// it says false. Heartbeats
-// promote the oldest frames first, and those are the lazy ones: in a
-// divide-and-conquer recursion the few joins near the root are lazy and
-// almost every other one is inline. When no lazy frame is left to promote,
-// promoteAt moves to the top of the stack, so the joins forked next are
-// lazy again: an inline join's f(b) runs on its own worker, but the lazy
-// frames forked inside it are stealable, so no parallelism is lost for good.
+//   - a join (Func.Join, Join): f(b), pending while f(a) runs; promoted, its
+//     record is pushed as the eager join's is. Its join ends it.
+//   - a fork (Func.Fork, Spawn): a call pending until its handle's Join or
+//     the end of the task that forked it; promoted, as a join's.
+//   - a spawn (S.Go, Func.Go): a scope's task, pending until the end of the
+//     task that spawned it, which runs it (settleFrames); promoted, it
+//     becomes a spawn batch of one (batch.go) and the frame is done at once.
+//   - a loop (For, ForRange, Reduce, ReduceW): the indices [next, hi) not
+//     yet run; promoted, it splits: the upper half of what is left becomes
+//     a job, and the frame, which stays promotable while two pieces are left,
+//     keeps the job in its list to join when its own part is done.
 //
-// Why no work is lost or run twice. A frame's f(b) is run by exactly one
-// party. Promotion changes a lazy frame's state to promoted, and pushes its
-// record on the deque, once: a frame is promoted only from the lazy state.
-// When f(a) returns, the join reads the state: still lazy, then nobody else
-// ever saw the record, and the join runs f(b) itself; promoted, then the
-// deque hands the record to exactly one taker: the joiner's own pop
-// (takeBackJoin), a thief, or a helper. Promotion and the joiner's read of
-// the state are on the same goroutine, so the joiner cannot miss a
-// promotion made while f(a) ran: promotion happens only inside f(a), at a
-// fork or an eager fork below this one, on this worker. An inline join's
-// f(b) never leaves its own stack frame.
+// Joins and loops are strictly nested in their callers, forks and spawns
+// only in the task that made them: a join or loop that returns with frames
+// above its own (a Fork made inside f(a) and not joined yet) cannot pop its
+// frame, and leaves it as a hole (frameDone), popped with the frames above
+// it. Every task's end (settleTask, run by every task boundary) ends the
+// frames its task left above its mark: forks run (or are joined) and keep
+// their results for a late Join, spawns run as tasks of their scopes, first
+// pushed first.
+//
+// Lazy and inline joins and loops. A join or loop that may be promoted
+// needs a deferred settle: if f(a) (or a loop body) panics, or calls
+// runtime.Goexit, the join must not unwind past its caller (whose defers
+// may free what f(b) uses) before a promoted f(b) has been taken back or
+// has finished on its thief. That defer, with the frame, costs most of a
+// lazy join, so only the joins and loops that find fewer than protectDepth
+// frames above promoteAt are lazy (joinLazy, forLazy): they push a frame
+// and defer its settle. Every other one is inline: Func.Join calls f(a) and
+// f(b) with no frame, no record and no defer, a loop calls its body on
+// every index; neither is ever promoted, and a panic through them has
+// nothing to settle. An inline join still costs its own call and two calls
+// through the Func's func value, with the spills Go's register ABI makes
+// around each: about twice the two direct calls it stands for.
+// Worker.Inline is its test (Join begins with it), small enough to be
+// inlined: a recursion that asks it first makes those calls itself,
+// directly, and forks only when it says false. Heartbeats promote the
+// oldest frames first, and those are the lazy ones: in a divide-and-conquer
+// recursion the few joins near the root are lazy and almost every other one
+// is inline. When no lazy frame is left to promote, promoteAt moves to the
+// top of the stack if another worker is looking for work or parked, so the
+// forks made next are lazy again: an inline join's f(b) runs on its own
+// worker, but the lazy frames forked inside it are stealable, so no
+// parallelism is lost for good; while every worker is busy they stay
+// inline, and cost nothing. Forks and spawns need
+// no defer of their own (their task's end settles them), so they always
+// push a frame.
+//
+// Why no work is lost or run twice. A frame's work is run by exactly one
+// party. Promotion changes a lazy frame's state, and pushes its record on
+// the deque, once (a loop pushes a new record for each piece it splits
+// off): a frame is promoted only from the lazy state. When the code that
+// forked it gets there (f(a) returns, the handle is joined, the task ends,
+// a loop's own part is done), it reads the state on the same goroutine:
+// still lazy, then nobody else ever saw the record, and it runs the work
+// itself; promoted, then the deque hands the record to exactly one taker:
+// the owner's own pop (takeBack), a thief, or a helper. The owner cannot
+// miss a promotion: promotion happens only on the owner's goroutine, at a
+// fork, an eager fork or a change of invocation. An inline join's f(b)
+// never leaves its own stack frame.
 //
 // Why the deque stays in fork order. The deque must hold older forks nearer
 // its top (thieves take the oldest, the largest work, and takeBackJoin's
 // single pop relies on nesting). Promotion pushes the oldest lazy frame,
 // which is younger than everything already on the deque, except the jobs an
-// eager fork (Spawn, Func.Fork, closure Join, a scope's spawn) pushed inside
-// a lazy frame. So every eager fork first promotes every lazy frame below it
-// (promoteAll): the eager path costs what it did before, and the order holds.
-// A change of invocation (a nested Invoke, a stolen task of another one)
-// does the same, so lazy frames need not record their invocation.
+// eager fork (shared-queue fallbacks, an eager spawn batch, a join past
+// lazyDepth) pushed inside a lazy frame. So every eager fork first promotes
+// every lazy frame below it (promoteAll): the eager path costs what it did
+// before, and the order holds. A change of invocation (a nested Invoke, a
+// stolen task of another one) does the same, so lazy frames need not
+// record their invocation.
 //
 // The heartbeat. Each worker keeps its own clock: every hbEvery forks it
 // reads the time, and promotes a frame if heartbeatPeriod has passed since
@@ -85,12 +114,12 @@ import (
 // flags instead needs a P to run on: with every P running a worker, Go runs
 // it only when one of them enters the scheduler.)
 //
-// The heartbeat check is also where a lazy join sees its invocation's
+// The heartbeat check is also where a lazy fork sees its invocation's
 // cancellation: every hbStride forks, or every fork once it was seen.
 
 const (
-	// lazyDepth is the deepest nesting of frames; joins deeper fork
-	// eagerly.
+	// lazyDepth is the most frames a worker holds; forks beyond it are
+	// eager (joins, forks, spawns) or inline (loops).
 	lazyDepth = 256
 	// protectDepth: a join that finds fewer frames than this above
 	// promoteAt is lazy, the others are inline (see above). Of 2, 4, 8
@@ -112,20 +141,41 @@ var (
 	checkPeriod     = int64(20 * time.Microsecond)
 )
 
-// A lazyFrame is one of Worker.frames: the record of the join at its depth,
-// kept there between joins, and where that join is.
+// A lazyFrame is one of Worker.frames: the record of the fork at its depth,
+// kept there between forks, what kind of frame it is, and where it is.
 type lazyFrame struct {
-	j  *job
-	st frameState
+	j *job
+	// ops is the record's frame behaviour for spawns and loops, nil for
+	// the records of joins and forks (funcJob, closureJob), whose
+	// promotion is a push and whose settle is their execute.
+	ops frameOps
+	st  frameState
+}
+
+// frameOps is what a spawn's or a loop's record does as a frame. Only the
+// frame's worker calls these, on its goroutine.
+type frameOps interface {
+	// promote makes the pending work of fr, frame d, stealable: it
+	// reports whether it pushed a job, and whether fr may be promoted again
+	// (a loop with two pieces left). A frame with nothing to push leaves
+	// the lazy state.
+	promote(w *Worker, fr *lazyFrame, d int) (pushed, again bool)
+	// settle runs a spawn's task at its spawner's end (settleFrames); top
+	// says fr is the top frame, to be popped before the task runs, so that
+	// a chain of spawns reuses one slot.
+	settle(w *Worker, fr *lazyFrame, d int, top bool)
+	// clearArg drops what the record holds of the caller's.
+	clearArg()
 }
 
 type frameState uint8
 
 const (
-	frameLazy     frameState = iota // running f(a); may be promoted
-	framePromoted                   // running f(a); promoted to the deque
-	frameRunningB                   // running f(b) inline
-	frameWaiting                    // a thief runs f(b); helping until it is done
+	frameLazy     frameState = iota // pending; may be promoted
+	framePromoted                   // pending; its record is on the deque
+	frameRunning                    // running on its own worker (a join's f(b), a fork or spawn run inline); not promotable
+	frameWaiting                    // a thief runs it; its joiner helps until it is done
+	frameDone                       // ended below a frame still pending: a hole, popped with the frames above
 )
 
 // nanotime reads the monotonic clock, in the workers' common origin
@@ -136,7 +186,8 @@ func nanotime() int64 { return int64(now()) }
 // slow). It reports whether the invocation is canceled. Otherwise it
 // promotes the oldest lazy frame if another worker asked for work, or, every
 // hbEvery forks, reads the clock and promotes one if heartbeatPeriod has
-// passed since the last time. Only w's goroutine calls it.
+// passed since the last time and a worker is looking for work or parked.
+// Only w's goroutine calls it.
 func (w *Worker) heartbeat() (canceled bool) {
 	canceled, promote := w.beatDue()
 	if promote {
@@ -147,8 +198,9 @@ func (w *Worker) heartbeat() (canceled bool) {
 
 // beatDue is heartbeat without the promotion: it reports whether the
 // invocation is canceled, and whether a frame should be promoted now (the
-// beat flag, or heartbeatPeriod passed). A fixed-grain loop (forChunks)
-// calls it to decide when to split. Only w's goroutine calls it.
+// beat flag, or heartbeatPeriod passed). An inline loop (loopBeat) calls
+// it to decide whether to go on as a lazy loop. Only w's goroutine calls
+// it.
 func (w *Worker) beatDue() (canceled, promote bool) {
 	if w.root.canceled.Load() {
 		w.hbLeft = 0 // look again at every fork until the invocation is gone
@@ -171,8 +223,13 @@ func (w *Worker) beatDue() (canceled, promote bool) {
 		w.hbCheck = now
 		w.hbStrides = w.hbEvery/hbStride + 1
 		if now-w.hbLast >= heartbeatPeriod {
+			// Promote only for a worker that looks for work or is
+			// parked (it asks, through the beat flag, once it
+			// searches): while every worker is busy, a promotion
+			// would only move the frontier down and make the forks
+			// below it lazy. A period of 0 (tests) always promotes.
 			w.hbLast = now
-			promote = true
+			promote = promote || heartbeatPeriod == 0 || w.pool.sleep.hungry()
 		}
 		// Lazy forks do not tick (yield.go): this clock read serves the
 		// yield rule for them.
@@ -185,39 +242,57 @@ func (w *Worker) beatDue() (canceled, promote bool) {
 }
 
 // promoteOldest promotes the oldest lazy frame and reports whether there
-// was one. With none left, it moves promoteAt to the top, so that the joins
-// forked next are lazy frames. Only w's goroutine calls it.
+// was one. With none left, while another worker is looking for work or
+// parked, it moves promoteAt to the top, so that the forks made next are
+// lazy frames: with every worker busy, the next forks stay inline. Only w's
+// goroutine calls it.
 func (w *Worker) promoteOldest() bool {
 	for k := w.promoteAt; k < w.nframes; k++ {
 		if fr := &w.frames[k]; fr.st == frameLazy {
 			w.promoteAt = k + 1
-			w.promote(fr)
-			w.pool.sleep.notify()
-			return true
+			pushed, again := w.promote(fr, k)
+			if again {
+				w.promoteAt = k // a loop: what is left is still the oldest work
+			}
+			if pushed {
+				w.pool.sleep.notify()
+				return true
+			}
 		}
 	}
-	w.promoteAt = w.nframes
+	if w.pool.sleep.hungry() {
+		w.promoteAt = w.nframes
+	}
 	return false
 }
 
-// promoteAll promotes every lazy frame, oldest first: an eager fork is about
-// to push a job younger than all of them, or w is about to change
-// invocations. Only w's goroutine calls it.
+// promoteAll promotes every lazy frame, oldest first, a loop once: an eager
+// fork is about to push a job younger than all of them, or w is about to
+// change invocations. Only w's goroutine calls it.
 func (w *Worker) promoteAll() {
 	for ; w.promoteAt < w.nframes; w.promoteAt++ {
 		if fr := &w.frames[w.promoteAt]; fr.st == frameLazy {
-			w.promote(fr)
+			w.promote(fr, w.promoteAt)
 		}
 	}
 	w.pool.sleep.notify()
 }
 
-// promote makes fr's record a job of w's invocation on w's deque.
-func (w *Worker) promote(fr *lazyFrame) {
-	w.nPromoted++
-	fr.st = framePromoted
-	fr.j.root = w.root
-	w.deque.Push(fr.j)
+// promote makes the pending work of fr, frame d, a job of w's invocation on
+// w's deque; see frameOps.promote.
+func (w *Worker) promote(fr *lazyFrame, d int) (pushed, again bool) {
+	if fr.ops != nil {
+		pushed, again = fr.ops.promote(w, fr, d)
+	} else {
+		fr.st = framePromoted
+		fr.j.root = w.root
+		w.deque.Push(fr.j)
+		pushed = true
+	}
+	if pushed {
+		w.nPromoted++
+	}
+	return pushed, again
 }
 
 // requestBeat asks w to promote a lazy frame at its next heartbeat check.
@@ -228,24 +303,179 @@ func (w *Worker) requestBeat() {
 	}
 }
 
-// popFrame ends the frame at depth d, the newest.
+// forkBeat is the heartbeat of a fork that pushed frame d: due every
+// hbStride forks, and at the first fork of a root or stolen task that a
+// worker with no frames runs (offerFirst), which is the largest piece it
+// will hold and is offered at once. Between heartbeats it runs for a worker
+// that waits for work while w's deque has none (idleWaits), and promotes
+// the oldest lazy frame. It reports whether the invocation is canceled.
+// Only w's goroutine calls it.
+func (w *Worker) forkBeat(d int) (canceled bool) {
+	if w.hbLeft >= 0 {
+		w.promoteOldest()
+		return false
+	}
+	if w.heartbeat() {
+		return true
+	}
+	if w.offer {
+		w.offer = false
+		if d != 0 {
+			return false
+		}
+		if fr := &w.frames[0]; fr.st == frameLazy && w.promoteAt == 0 {
+			if _, again := w.promote(fr, 0); !again {
+				w.promoteAt = 1
+			}
+			w.pool.sleep.notify()
+		}
+	}
+	return false
+}
+
+// idleWaits reports whether a worker is looking for work or parked while
+// w's deque has nothing for it: then a lazy fork promotes at once, instead
+// of at the next heartbeat, which a fork that runs long without forking
+// again (a spawned task, or f(a), that computes) may not reach for long.
+// Only w's goroutine calls it.
+func (w *Worker) idleWaits() bool {
+	return w.pool.sleep.hungry() && w.deque.Len() == 0
+}
+
+// offerFirst arranges for the first fork of the job w starts now to be
+// offered to thieves at once (forkBeat), if w holds no frame: the job is
+// then the largest piece of work w has. Only w's goroutine calls it.
+func (w *Worker) offerFirst() {
+	if w.nframes == 0 {
+		w.offer = true
+		w.hbLeft = 0 // the next fork's countdown runs forkBeat
+	}
+}
+
+// popFrame ends frame d, which its join, loop or handle has finished with:
+// if it is the top frame, it is popped, with the holes below it; else it
+// becomes a hole.
 func (w *Worker) popFrame(d int) {
+	if d != w.nframes-1 {
+		w.frames[d].st = frameDone
+		return
+	}
+	for d > 0 && w.frames[d-1].st == frameDone {
+		d--
+	}
 	w.nframes = d
 	if w.promoteAt > d {
 		w.promoteAt = d
 	}
 }
 
-// frameRecord puts a record of f in w's frame slot d, which holds another
-// Func's record or none, and returns it. The record it replaces is free (its
-// join cleared it) and goes back to the cache.
-func (f *Func[A, R]) frameRecord(w *Worker, d int) *job {
+// slotRecord puts a free record of key in w's frame slot d, which holds
+// another kind's record or none, and returns it: from w's cache, else nil
+// (the caller makes one and calls setSlot). The record it replaces is free
+// (its frame cleared it) and goes back to the cache.
+func (w *Worker) slotRecord(d int, key unsafe.Pointer) *job {
 	fr := &w.frames[d]
 	if old := fr.j; old != nil {
 		w.cachePut(old.key, old)
+		fr.j, fr.ops = nil, nil
 	}
-	fr.j = &f.get(w).job
-	return fr.j
+	return w.cacheGet(key)
+}
+
+// setSlot makes j, with frame behaviour ops (nil for a join's or fork's
+// record), the record of w's frame slot d.
+func (w *Worker) setSlot(d int, j *job, ops frameOps) {
+	fr := &w.frames[d]
+	fr.j, fr.ops = j, ops
+}
+
+// frameRecord puts a record of f in w's frame slot d, which holds another
+// kind's record or none, and returns it.
+func (f *Func[A, R]) frameRecord(w *Worker, d int) *job {
+	j := w.slotRecord(d, unsafe.Pointer(f))
+	if j == nil {
+		j = &f.get(w).job
+	}
+	w.setSlot(d, j, nil)
+	return j
+}
+
+// settleFrames ends the frames a task left above mark, at the task's end
+// (settleTask): pending forks run, or are joined if promoted, and keep
+// their results in their records, which leave their slots for the handle's
+// late Join; pending spawns run as tasks of their scopes, their panics
+// recorded there. First pushed, first run: a spawn or fork that is the top
+// frame is popped before it runs, so that a chain of them (a spawn whose
+// task spawns) reuses the same slots. Frames that are holes, or that a
+// panic or runtime.Goexit left running or waiting, are dropped. pe is the
+// task's panic so far; the first fork's panic becomes it if it is nil.
+// Only w's goroutine calls it.
+func (w *Worker) settleFrames(mark int, pe *PanicError) *PanicError {
+	for w.nframes > mark {
+		pe = w.settleFramesFrom(mark, pe)
+	}
+	if w.promoteAt > mark {
+		w.promoteAt = mark
+	}
+	return pe
+}
+
+// settleFramesFrom is settleFrames until a spawn's task panics, or calls
+// runtime.Goexit: the panic goes to the task's scope, and settleFrames
+// calls it again for the frames left, the task's own spawns among them.
+func (w *Worker) settleFramesFrom(mark int, pe *PanicError) (rpe *PanicError) {
+	rpe = pe
+	var (
+		running bool // a spawn's task runs at frame cur
+		cur     int
+		top     bool // ... which was popped first
+		s       *S
+	)
+	defer func() {
+		if running {
+			v := recover()
+			if v != nil {
+				s.fail(asPanicError(v))
+			} else {
+				s.fail(goexitPanic()) // runtime.Goexit, which goes on unwinding
+			}
+			if !top {
+				w.frames[cur].st = frameDone
+			}
+		}
+	}()
+	for k := mark; k < w.nframes; k++ {
+		fr := &w.frames[k]
+		isTop := k == w.nframes-1
+		switch {
+		case fr.st == frameLazy && fr.ops != nil: // a spawn
+			running, cur, top, s = true, k, isTop, fr.j.scope
+			fr.ops.settle(w, fr, k, isTop)
+			running = false
+			if !isTop {
+				fr.st = frameDone
+			}
+		case fr.st == frameLazy || fr.st == framePromoted: // a fork nobody joined
+			j := fr.j
+			fr.j = nil // the record is the handle's now, for its late Join
+			if fr.st == frameLazy || w.takeBack(j) {
+				fr.st = frameRunning
+				j.run.execute(w)
+			} else {
+				w.waitForJob(j)
+			}
+			fr.st = frameDone
+			if rpe == nil {
+				rpe = j.panic
+			}
+		default:
+			fr.st = frameDone
+		}
+	}
+	if w.nframes > mark { // (a spawn popped the holes below it: less)
+		w.nframes = mark
+	}
+	return rpe
 }
 
 // joinLazy is Join with a lazy frame at depth d, which a heartbeat may
@@ -264,27 +494,17 @@ func (f *Func[A, R]) joinLazy(w *Worker, a, b A, d int) (ra, rb R) {
 	fj.arg = b
 	fr.st = frameLazy
 	w.nframes = d + 1
-	if w.hbLeft--; w.hbLeft < 0 || d == 0 {
-		if w.heartbeat() {
-			f.clear(fj)
-			w.popFrame(d)
-			return ra, rb
-		}
-		if d == 0 && fr.st == frameLazy {
-			// A worker's outermost frame, the first fork of a root or
-			// stolen task, is the largest piece it will hold: offer it
-			// at once.
-			w.promoteAt = 1
-			w.promote(fr)
-			w.pool.sleep.notify()
-		}
+	if w.hbLeft--; (w.hbLeft < 0 || w.idleWaits()) && w.forkBeat(d) {
+		f.clear(fj)
+		w.popFrame(d)
+		return ra, rb
 	}
 	w.nTasks++
 	// As in the eager join, the deferred settle is what lets a panic in
 	// f(a) wait for a promoted f(b) before it leaves this frame. A join
-	// that returns has popped its frame.
+	// that returns has popped its frame or left it as a hole.
 	defer func() {
-		if w.nframes > d {
+		if w.nframes > d && w.frames[d].st != frameDone {
 			// Still here: a panic or runtime.Goexit is unwinding us.
 			w.settleFrame(d, recover())
 		}
@@ -304,7 +524,7 @@ func (f *Func[A, R]) joinLazy(w *Worker, a, b A, d int) (ra, rb R) {
 		return ra, rb
 	}
 	// Never promoted, or taken back: nobody else has the record.
-	fr.st = frameRunningB
+	fr.st = frameRunning
 	arg := fj.arg
 	var zero A
 	fj.arg = zero
@@ -317,7 +537,8 @@ func (f *Func[A, R]) joinLazy(w *Worker, a, b A, d int) (ra, rb R) {
 // settleFrame is settle for a lazy join whose frame, at depth d, unwinds
 // early: if its f(b) may still be pending (the frame was promoted and its
 // join had not run f(b) itself), it takes f(b) back so that it never runs,
-// or waits for its thief; then it frees the frame and re-raises v as settle
+// or waits for its thief; then it frees the frame (or leaves it as a hole
+// below the frames its task still has above it) and re-raises v as settle
 // does.
 func (w *Worker) settleFrame(d int, v any) {
 	var pe *PanicError

@@ -80,6 +80,13 @@ func newClosureJob[T any](w *Worker, fn func(*Worker) T) *closureJob[T] {
 	return j
 }
 
+// clearArg drops the closure and the result, for a frame's record
+// (heartbeat.go).
+func (j *closureJob[T]) clearArg() {
+	var r T
+	j.fn, j.res = nil, r
+}
+
 // free returns a joined record to w's free records. It drops the closure
 // and the result: a free record must not keep the caller's data alive.
 func (j *closureJob[T]) free(w *Worker) {
@@ -95,10 +102,14 @@ func (j *closureJob[T]) free(w *Worker) {
 // from that thief) until fb is done. A panic on either side is re-raised as a
 // *PanicError once both sides have finished; if both panic, fa's wins.
 //
-// Join's job record comes from w's free records, but fb's closure escapes to
-// the heap (a thief may run it): one allocation per Join when it captures
-// variables. For recursion with millions of forks, use a Func. Once the
-// invocation is canceled, Join runs neither side and returns zero values.
+// In work-stealing mode the fork is lazy, as Func.Join's (heartbeat.go): fb
+// is made stealable only when w offers its oldest pending forks to thieves,
+// and a join nobody was offered costs about two calls. Its job record comes
+// from w's free records, but fb's closure escapes to the heap (a thief may
+// run it): one allocation per Join when it captures variables. For
+// recursion with millions of forks, use a Func. Once the invocation is
+// canceled, Join runs neither side and returns zero values; the lazy Join
+// notices it within 32 forks.
 //
 // Join and Func.Join's eager path (joinEager) are twins: a change to one's
 // protocol (fork, take back, wait, settle) belongs in the other.
@@ -106,7 +117,74 @@ func Join[A, B any](w *Worker, fa func(*Worker) A, fb func(*Worker) B) (a A, b B
 	if fa == nil || fb == nil {
 		panic("forkjoin.Join: fa and fb must not be nil")
 	}
-	w.check("forkjoin.Join")
+	// As Func.Join: the inline join, with no frame, is the common case.
+	if !w.Inline() {
+		w.check("forkjoin.Join")
+		if w.nframes-w.promoteAt < protectDepth {
+			if w.shared || w.nframes >= lazyDepth {
+				return joinEager(w, fa, fb)
+			}
+			return joinLazy(w, fa, fb, w.nframes)
+		}
+		w.hbLeft--
+		if w.heartbeat() {
+			return a, b
+		}
+		w.nTasks++
+	}
+	return fa(w), fb(w)
+}
+
+// joinLazy is the closure Join with a lazy frame at depth d; see
+// Func.joinLazy, its twin.
+func joinLazy[A, B any](w *Worker, fa func(*Worker) A, fb func(*Worker) B, d int) (a A, b B) {
+	fr := &w.frames[d]
+	key := typeKey[closureJob[B]]()
+	j := fr.j
+	if j == nil || j.key != key {
+		if j = w.slotRecord(d, key); j == nil {
+			j = &newClosureJob(w, fb).job
+		}
+		w.setSlot(d, j, nil)
+	}
+	cj := (*closureJob[B])(unsafe.Pointer(j)) // the key is the record's type
+	cj.fn = fb
+	fr.st = frameLazy
+	w.nframes = d + 1
+	if w.hbLeft--; (w.hbLeft < 0 || w.idleWaits()) && w.forkBeat(d) {
+		cj.fn = nil
+		w.popFrame(d)
+		return a, b
+	}
+	w.nTasks++
+	defer func() {
+		if w.nframes > d && w.frames[d].st != frameDone {
+			// Still here: a panic or runtime.Goexit is unwinding us.
+			w.settleFrame(d, recover())
+		}
+	}()
+	a = fa(w)
+	if fr.st == framePromoted && !w.takeBackJoin(j) {
+		fr.st = frameWaiting
+		w.waitFor(&j.latch, j)
+		b, pe := cj.res, j.panic
+		cj.clearArg()
+		j.reset()
+		w.popFrame(d)
+		if pe != nil {
+			panic(pe)
+		}
+		return a, b
+	}
+	fr.st = frameRunning
+	cj.fn = nil
+	b = fb(w)
+	w.popFrame(d)
+	return a, b
+}
+
+// joinEager is the closure Join with an eager fork, as in shared-queue mode.
+func joinEager[A, B any](w *Worker, fa func(*Worker) A, fb func(*Worker) B) (a A, b B) {
 	if w.Canceled() {
 		return a, b
 	}
@@ -157,8 +235,11 @@ func Do(w *Worker, fns ...func(*Worker)) {
 		return
 	}
 	Scope(w, func(s *S) {
+		// Published at once, not lazily: Do's functions are few and
+		// coarse, and the first may compute for long without forking,
+		// which would keep lazy spawns from a worker that asks.
 		for _, fn := range fns[1:] {
-			s.Go(fn)
+			s.goEager(w, fn)
 		}
 		fns[0](w)
 	})

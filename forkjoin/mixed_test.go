@@ -72,7 +72,7 @@ func (n *node) eval(w *forkjoin.Worker) int {
 		a, b := evalFunc.Join(w, n.kids[0], n.kids[1])
 		return a + b
 	case kindSpawn:
-		fs := make([]*forkjoin.Future[int], len(n.kids))
+		fs := make([]forkjoin.Future[int], len(n.kids))
 		for i, k := range n.kids {
 			fs[i] = forkjoin.Spawn(w, k.eval)
 		}

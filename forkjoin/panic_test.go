@@ -324,7 +324,7 @@ func TestFuturePanics(t *testing.T) {
 			var got [n]int
 			var vs [n]any
 			forkjoin.Run(p, func(w *forkjoin.Worker) {
-				var fs [n]*forkjoin.Future[int]
+				var fs [n]forkjoin.Future[int]
 				for i := range fs {
 					fs[i] = forkjoin.Spawn(w, func(*forkjoin.Worker) int {
 						if i%2 == 1 {

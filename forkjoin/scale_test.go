@@ -149,7 +149,7 @@ func TestSpawnOutOfOrder(t *testing.T) {
 				t.Run(name, func(t *testing.T) {
 					rng := rand.New(rand.NewPCG(1, uint64(len(name))))
 					got := forkjoin.Invoke(p, func(w *forkjoin.Worker) []int {
-						fs := make([]*forkjoin.Future[int], n)
+						fs := make([]forkjoin.Future[int], n)
 						for i := range fs {
 							fs[i] = forkjoin.Spawn(w, func(w *forkjoin.Worker) int {
 								// Each future spawns and joins its own

@@ -80,7 +80,15 @@ func (s *S) Go(fn func(w *Worker)) {
 	if fn == nil {
 		panic("forkjoin.S.Go: fn is nil")
 	}
-	s.goFrom(s.caller("forkjoin.S.Go"), fn)
+	w := s.w
+	if s.ended.Load() || !w.onOwnGoroutine() { // the common case, inline
+		w = s.caller("forkjoin.S.Go")
+	}
+	if d := w.nframes; d < lazyDepth && !w.shared && s.root == w.root {
+		spawnClosure(w, s, fn, d) // sees a cancellation at its heartbeat
+		return
+	}
+	s.goFrom(w, fn)
 }
 
 // GoFrom spawns fn in the scope from a task running on w. It is Go for
@@ -204,7 +212,7 @@ func (w *Worker) flushScope() {
 // callScopeBody is call for a scope's body.
 func callScopeBody(s *S, body func(*S)) (pe *PanicError) {
 	w := s.w
-	mark := len(w.open)
+	mark := w.mark()
 	defer func() { pe = w.settleTask(mark, recover(), pe) }()
 	body(s)
 	return nil

@@ -120,6 +120,36 @@ func TestSpawnRunsWhileSpawnerComputes(t *testing.T) {
 	}
 }
 
+// The same below other frames, where no first-fork rule applies: a lazy
+// spawn made while another worker is parked is offered to it at once, not
+// at the spawner's next heartbeat, which a spawner that computes without
+// forking would not reach.
+func TestNestedSpawnRunsWhileSpawnerComputes(t *testing.T) {
+	p := forkjoin.New(forkjoin.Workers(2))
+	defer p.Close()
+	for i := 0; i < 20 && !t.Failed(); i++ {
+		var ran, fbDone atomic.Bool
+		forkjoin.Run(p, func(w *forkjoin.Worker) {
+			parks := p.Stats().Parks
+			forkjoin.Join(w, func(w *forkjoin.Worker) int {
+				// The other worker took fb (the task's first fork is
+				// offered at once); wait until it has parked again.
+				if !waitUntil(func() bool { return fbDone.Load() && p.Stats().Parks > parks }) {
+					t.Error("the other worker never parked")
+					return 0
+				}
+				forkjoin.Scope(w, func(s *forkjoin.S) {
+					s.Go(func(*forkjoin.Worker) { ran.Store(true) })
+					if !waitUntil(ran.Load) {
+						t.Error("a nested spawn did not run while its spawner computed; the other worker was parked")
+					}
+				})
+				return 0
+			}, func(*forkjoin.Worker) int { fbDone.Store(true); return 0 })
+		})
+	}
+}
+
 // However many tasks a loop spawns, only a few (less than one publication
 // batch, 16) stay unpublished when the spawner turns to other work: the other
 // worker runs all the others meanwhile.
@@ -148,12 +178,12 @@ func TestFewSpawnsWaitUnpublished(t *testing.T) {
 	}
 }
 
-// Spawns held back in an open batch while every worker was busy are
-// published when the spawner forks (or waits), and a parked worker is woken
-// for them: here the held-back task must meet the fork's inline side, so
-// the run finishes only if the other worker, parked by then, is woken and
-// takes the batch.
-func TestForkPublishesHeldBackSpawns(t *testing.T) {
+// Spawns held back while every worker was busy (in frames, or in an open
+// batch) are published while the spawner goes on forking, at its heartbeat,
+// and a parked worker is woken for them: here the held-back task must meet
+// the spawner's forking loop, so the run finishes only if the other worker,
+// parked by then, is woken and takes it.
+func TestHeartbeatPublishesHeldBackSpawns(t *testing.T) {
 	p := forkjoin.New(forkjoin.Workers(2))
 	defer func() {
 		if !t.Failed() { // Close would wait for the stuck Run
@@ -172,9 +202,8 @@ func TestForkPublishesHeldBackSpawns(t *testing.T) {
 					close(gate)
 					return
 				}
-				// Enough tasks that the scope stops publishing every
-				// spawn at once, then one that must meet the fork below:
-				// nobody is idle, so it waits in the open batch.
+				// Tasks that wait unpublished (nobody is idle), then one
+				// that must meet the forking loop below.
 				for range 100 {
 					s.Go(func(*forkjoin.Worker) {})
 				}
@@ -193,7 +222,11 @@ func TestForkPublishesHeldBackSpawns(t *testing.T) {
 				if !waitUntil(func() bool { return p.Stats().Parks > parks }) {
 					t.Error("the other worker never parked")
 				}
-				forkjoin.Join(w, meet, func(*forkjoin.Worker) int { return 0 })
+				// Compute, forking: the heartbeat offers the frames.
+				arrived.Add(1)
+				for arrived.Load() < 2 {
+					fibJoin.Call(w, 12)
+				}
 			})
 		})
 	})

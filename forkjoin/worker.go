@@ -63,14 +63,15 @@ type Worker struct {
 	// first; settleTask joins those a task leaves behind (future.go).
 	open []*job
 
-	// Lazy frames of Func.Join (heartbeat.go), owner-only: frames[:nframes]
-	// are the pending lazy joins, oldest first, and none below promoteAt
-	// may be promoted any more. hbLeft counts forks down to the next
+	// Lazy frames (heartbeat.go), owner-only: frames[:nframes] are the
+	// pending lazy forks, oldest first, and none below promoteAt may be
+	// promoted any more. hbLeft counts forks down to the next
 	// heartbeat check; the others pace the checks and promotions.
 	nframes, promoteAt, hbLeft int
 	hbStrides, hbEvery         int
 	hbCheck, hbLast            int64
 	nPromoted                  uint64 // frames promoted, for tests and benchmarks
+	offer                      bool   // promote the next fork's frame at once (offerFirst)
 	frames                     [lazyDepth]lazyFrame
 
 	funcs [funcCacheSize]funcCacheEntry // free records of every kind, see records.go
@@ -320,6 +321,7 @@ func (w *Worker) execute(j *job) {
 	if j.root != saved {
 		w.setRoot(j.root)
 	}
+	w.offerFirst()
 	finished := false
 	defer func() {
 		if !finished {

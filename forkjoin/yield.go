@@ -29,8 +29,8 @@ import (
 //     come about every clockEvery: one clock read per some hundreds of tiny
 //     forks, one per leaf of a loop whose leaves are long.
 //
-// Lazy forks (Func.Join's fast path, heartbeat.go) and the pieces of a
-// fixed-grain loop (forChunks) do not tick: they read the same clock on
+// Lazy and inline forks and loops (heartbeat.go, for.go) do not tick:
+// they read the same clock on
 // their own adaptive schedule in heartbeat's beatDue, which applies the
 // same yield rule.
 //

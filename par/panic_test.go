@@ -7,12 +7,11 @@ import (
 	"github.com/fjkit/fjkit/par"
 )
 
-// panic((*forkjoin.PanicError)(nil)) in a body is a panic like any other:
-// par.For and a parallel par.Map used to return normally, the runtime
-// taking the nil *PanicError for no panic at all.
+// panic((*forkjoin.PanicError)(nil)) in a body is a panic like any other,
+// not taken for no panic at all, on the serial and the parallel paths.
 func TestNilPanicErrorIsNotDropped(t *testing.T) {
-	defer par.ForceParallel(64)() // parallel on a pool of more than one worker
-	const n = 1 << 14
+	defer par.ForceParallel(7)() // parallel on a pool of more than one worker
+	n := 1 << 14
 	boom := func(i int) {
 		if i == n/2+1 {
 			panic((*forkjoin.PanicError)(nil))

@@ -147,8 +147,13 @@ func TestCappedRecursionDeadlocks(t *testing.T) {
 func TestSmokeTreeSum(t *testing.T) {
 	const n = 1000
 	rep := smoke(t, "treesum", "-n", strconv.Itoa(n), "-workers", "1,2")
-	checkSmoke(t, rep, 2, map[string]uint64{"treesum n=1000": n * (n + 1) / 2},
-		"serial", "ws-func", "shared-func", "ws-inline", "shared-inline", "ws-closure", "shared-closure")
+	small := workloads.NewTree(workloads.MinTreeNodes)
+	checkSmoke(t, rep, 2, map[string]uint64{
+		"treesum n=1000": n * (n + 1) / 2,
+		"treewalk n=" + strconv.Itoa(workloads.MinTreeNodes): totSum(small.Serial(0)),
+	}, "serial", "ws-func", "shared-func", "ws-inline", "shared-inline", "ws-closure", "shared-closure",
+		"ws-spawns", "shared-spawns", "ws-scope-go", "ws-func-go", "ws-for", "shared-for", "ws-reducew",
+		"ws-fork-inline", "ws-join-inline", "par-for")
 }
 
 func TestSmokeServe(t *testing.T) {
