@@ -59,7 +59,7 @@ func TestForEachSpreads(t *testing.T) {
 	forkjoin.Run(p, func(*forkjoin.Worker) {
 		par.ForEach(slices.Values(make([]int, 64)), func(int) {
 			used[forkjoin.Current().ID()].Store(true)
-			spin(200000)
+			spin(2_000_000) // about a millisecond: idle workers wake within one
 		})
 	})
 	if n := countTrue(used); n < 2 {
