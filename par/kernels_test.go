@@ -207,18 +207,27 @@ func scanChild() {
 func TestCheapCallsStaySerial(t *testing.T) {
 	p := forkjoin.Default()
 	s := []int{3, 1, 4, 1, 5, 9, 2, 6}
-	before := p.Stats().Tasks
-	for range 100 {
-		par.Map(s, func(x int) int { return x + 1 })
-		par.Reduce(s, 0, func(x int) int { return x }, func(a, b int) int { return a + b })
-		par.Filter(s, func(x int) bool { return x > 2 })
-		par.Scan(s, func(a, b int) int { return a + b })
-		par.For(len(s), func(int) {})
-		par.ForRange(len(s), func(int, int) {})
-		par.IndexFunc(s, func(x int) bool { return x == 6 })
-	}
-	if d := p.Stats().Tasks - before; d > 70 {
-		t.Errorf("700 calls over 8 cheap elements ran %d tasks on the pool, want almost none", d)
+	// The best of three rounds: a loaded machine can deschedule one round's
+	// goroutine often; a call that always went parallel fails all three.
+	for round := 0; ; round++ {
+		before := p.Stats().Tasks
+		for range 100 {
+			par.Map(s, func(x int) int { return x + 1 })
+			par.Reduce(s, 0, func(x int) int { return x }, func(a, b int) int { return a + b })
+			par.Filter(s, func(x int) bool { return x > 2 })
+			par.Scan(s, func(a, b int) int { return a + b })
+			par.For(len(s), func(int) {})
+			par.ForRange(len(s), func(int, int) {})
+			par.IndexFunc(s, func(x int) bool { return x == 6 })
+		}
+		d := p.Stats().Tasks - before
+		if d <= 70 {
+			return
+		}
+		if round == 2 {
+			t.Errorf("700 calls over 8 cheap elements ran %d tasks on the pool in the best of 3 rounds, want almost none", d)
+			return
+		}
 	}
 }
 
