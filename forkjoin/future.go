@@ -32,23 +32,7 @@ func Spawn[T any](w *Worker, fn func(w *Worker) T) Future[T] {
 		// frames.
 		return spawnChecked(w, fn)
 	}
-	d := w.nframes
-	key := typeKey[closureJob[T]]()
-	j := w.frames[d].j
-	if j == nil || j.key != key {
-		j = closureSlot[T](w, d, key)
-	}
-	cj := (*closureJob[T])(unsafe.Pointer(j)) // the key is the record's type
-	cj.fn = fn
-	w.frames[d].st = frameLazy
-	w.nframes = d + 1
-	if w.hbLeft--; (w.hbLeft < 0 || w.idleWaits()) && w.forkBeat(d) {
-		cj.fn = nil
-		w.popFrame(d)
-		return Future[T]{gen: 1}
-	}
-	w.nTasks++
-	return Future[T]{j: cj, gen: j.gen, d: int32(d) + 1}
+	return spawnLazy(w, fn, w.nframes)
 }
 
 // closureSlot puts a free closure record of key's type in w's frame slot d
