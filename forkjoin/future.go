@@ -23,49 +23,17 @@ type Future[T any] struct {
 // thieves first (heartbeat.go). A spawn nobody was offered costs about a
 // function call, beside the allocation of fn's closure.
 func Spawn[T any](w *Worker, fn func(w *Worker) T) Future[T] {
-	if fn == nil {
-		panic("forkjoin.Spawn: fn is nil")
-	}
-	if w == nil || w.nframes-w.promoteAt < protectDepth || w.nframes >= lazyDepth {
+	if fn == nil || w == nil || w.nframes-w.promoteAt < protectDepth || w.nframes >= lazyDepth {
 		// Near the task's root (deeper, where Func.Join joins inline, the
 		// forks nearer the root checked w; see Worker), or past the
 		// frames.
-		return spawnChecked(w, fn)
+		if f, done := spawnChecked(w, fn); done {
+			return f
+		}
 	}
-	return spawnLazy(w, fn, w.nframes)
-}
-
-// closureSlot puts a free closure record of key's type in w's frame slot d
-// and returns it.
-func closureSlot[T any](w *Worker, d int, key unsafe.Pointer) *job {
-	j := w.slotRecord(d, key)
-	if j == nil {
-		cj := &closureJob[T]{}
-		cj.run, cj.owner, cj.key = cj, w, key
-		j = &cj.job
-	}
-	w.setSlot(d, j, nil)
-	return j
-}
-
-// spawnChecked is Spawn with the checks, eager in shared-queue mode and past
-// lazyDepth frames.
-func spawnChecked[T any](w *Worker, fn func(*Worker) T) Future[T] {
-	w.check("forkjoin.Spawn")
-	if d := w.nframes; d < lazyDepth && !w.shared {
-		return spawnLazy(w, fn, d)
-	}
-	if w.Canceled() {
-		return Future[T]{gen: 1}
-	}
-	j := newClosureJob(w, fn)
-	w.fork(&j.job)
-	w.open = append(w.open, &j.job)
-	return Future[T]{j: j, gen: j.gen}
-}
-
-// spawnLazy is Spawn with a lazy frame at depth d.
-func spawnLazy[T any](w *Worker, fn func(*Worker) T, d int) Future[T] {
+	// The lazy spawn, in frame d: one call less than a function of its
+	// own would cost.
+	d := w.nframes
 	key := typeKey[closureJob[T]]()
 	j := w.frames[d].j
 	if j == nil || j.key != key {
@@ -84,28 +52,60 @@ func spawnLazy[T any](w *Worker, fn func(*Worker) T, d int) Future[T] {
 	return Future[T]{j: cj, gen: j.gen, d: int32(d) + 1}
 }
 
+// closureSlot puts a free closure record of key's type in w's frame slot d
+// and returns it.
+func closureSlot[T any](w *Worker, d int, key unsafe.Pointer) *job {
+	j := w.slotRecord(d, key)
+	if j == nil {
+		cj := &closureJob[T]{}
+		cj.run, cj.owner, cj.key = cj, w, key
+		j = &cj.job
+	}
+	w.setSlot(d, j, nil)
+	return j
+}
+
+// spawnChecked is Spawn's checks, and its eager fork in shared-queue mode
+// and past lazyDepth frames; done is false when Spawn is to fork lazily.
+func spawnChecked[T any](w *Worker, fn func(*Worker) T) (f Future[T], done bool) {
+	if fn == nil {
+		panic("forkjoin.Spawn: fn is nil")
+	}
+	w.check("forkjoin.Spawn")
+	if d := w.nframes; d < lazyDepth && !w.shared {
+		return f, false
+	}
+	if w.Canceled() {
+		return Future[T]{gen: 1}, true
+	}
+	j := newClosureJob(w, fn)
+	w.fork(&j.job)
+	w.open = append(w.open, &j.job)
+	return Future[T]{j: j, gen: j.gen}, true
+}
+
 // Join returns the spawned task's result: it runs the task inline if nobody
 // took it yet, or helps until it is done. A panic in the task is re-raised as
 // a *PanicError. Join panics if the Future was already joined, or if w is
 // not the worker that spawned it.
 func (f Future[T]) Join(w *Worker) T {
 	j := f.j
-	if j == nil || j.gen != f.gen || j.owner != w || f.d <= 0 {
+	d := int(f.d) - 1 // -1 for an eager Future, or one that started nothing
+	if w == nil || uint(d) >= uint(w.nframes) {
 		return f.join(w)
 	}
-	d := int(f.d) - 1
-	if d >= w.nframes {
-		return f.join(w)
-	}
+	// A record in w's frame is w's (records.go), so the frame's is the
+	// owner check too.
 	fr := &w.frames[d]
-	if fr.j != &j.job {
+	if fr.j != (*job)(unsafe.Pointer(j)) || j.gen != f.gen {
 		return f.join(w)
 	}
 	if fr.st != frameLazy {
 		return j.joinFrame(w, d)
 	}
 	// The common case: the frame is pending and nobody else saw it. Run
-	// the task here, as a task of its own (call).
+	// the task here, as a task of its own: call's work, done here to save
+	// a call.
 	fn := j.fn
 	j.fn = nil
 	j.gen++ // spent: a second Join panics
@@ -115,7 +115,14 @@ func (f Future[T]) Join(w *Worker) T {
 	} else {
 		fr.st = frameRunning
 	}
-	r, pe := call(w, fn)
+	run := inlineTask{mark: w.mark(), d: d, top: top}
+	defer w.endInline(&run)
+	r := fn(w)
+	run.ok = true
+	var pe *PanicError
+	if w.leftovers(run.mark) {
+		pe = w.settleTask(run.mark, nil, nil)
+	}
 	if !top {
 		w.popFrame(d)
 	}
@@ -123,6 +130,30 @@ func (f Future[T]) Join(w *Worker) T {
 		panic(pe)
 	}
 	return r
+}
+
+// inlineTask is a lazy fork's frame d, run inline as a task of its own from
+// mark by its handle's Join; top says the frame was popped first.
+type inlineTask struct {
+	mark    taskMark
+	d       int
+	top, ok bool // ok: the task returned
+}
+
+// endInline is the deferred end of an inline run: if the task panicked or
+// called runtime.Goexit, it ends what the task left (settleTask) and the
+// frame, and re-raises the task's panic as its *PanicError.
+func (w *Worker) endInline(r *inlineTask) {
+	if r.ok {
+		return
+	}
+	pe := w.settleTask(r.mark, recover(), nil)
+	if !r.top {
+		w.popFrame(r.d)
+	}
+	if pe != nil {
+		panic(pe)
+	}
 }
 
 // join is Join with the checks, and for every Future whose frame is not
