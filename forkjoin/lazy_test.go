@@ -336,3 +336,77 @@ func TestInlineBesideFork(t *testing.T) {
 		t.Error("Inline never said true beside Func.Fork")
 	}
 }
+
+// TestInlineSpawnEndsAsATask checks the end of a spawn that its Future's
+// Join runs inline (never promoted): when the spawned task panics or calls
+// runtime.Goexit, the spawn it left unjoined runs before the panic reaches
+// the spawning task, the panic arrives there as a *PanicError, and no frame
+// is left behind, whether the joined frame was the top one or had a
+// sibling's above it.
+func TestInlineSpawnEndsAsATask(t *testing.T) {
+	p := New(Workers(1)) // nobody steals: every spawn runs inline
+	defer p.Close()
+	for _, exit := range []string{"panic", "goexit"} {
+		for _, sibling := range []bool{false, true} {
+			var grandchild atomic.Bool
+			var (
+				msg            string
+				frames, promos int
+			)
+			v := func() (v any) {
+				defer func() { v = recover() }()
+				Run(p, func(w *Worker) {
+					Spawn(w, func(*Worker) int { return 0 }).Join(w) // the task's first fork is offered at once
+					base, pr := w.nframes, w.nPromoted
+					f := Spawn(w, func(w *Worker) int {
+						Spawn(w, func(*Worker) int { grandchild.Store(true); return 0 }) // left unjoined
+						if exit == "goexit" {
+							runtime.Goexit()
+						}
+						panic("child")
+					})
+					var g Future[int]
+					if sibling {
+						g = Spawn(w, func(*Worker) int { return 7 })
+					}
+					defer func() {
+						frames, promos = w.nframes-base, int(w.nPromoted-pr)
+						if !grandchild.Load() {
+							msg = "the child's unjoined spawn had not run when the child's end reached the spawner"
+						}
+					}()
+					func() {
+						defer func() {
+							v := recover()
+							if pe, ok := v.(*PanicError); exit == "panic" && (!ok || pe.Value != "child") {
+								msg = fmt.Sprintf("Join re-raised %T %v, want a *PanicError of \"child\"", v, v)
+							}
+						}()
+						f.Join(w)
+					}()
+					if sibling && g.Join(w) != 7 {
+						msg = "the sibling's Join lost its result"
+					}
+				})
+				return nil
+			}()
+			name := fmt.Sprintf("%s, sibling %v", exit, sibling)
+			if exit == "goexit" {
+				if pe, ok := v.(*PanicError); !ok || pe.Value != errGoexit {
+					t.Errorf("%s: Run panicked with %#v, want a *PanicError about Goexit", name, v)
+				}
+			} else if v != nil {
+				t.Errorf("%s: Run panicked with %v", name, v)
+			}
+			if msg != "" {
+				t.Errorf("%s: %s", name, msg)
+			}
+			if exit == "goexit" {
+				frames = 0 // the exit goes on unwinding: the sibling's frame is Run's to end
+			}
+			if frames != 0 || promos != 0 {
+				t.Errorf("%s: %d frames left, %d promoted; want 0 and 0 (the inline path)", name, frames, promos)
+			}
+		}
+	}
+}
