@@ -290,7 +290,9 @@ func (r *closureSpawn) settle(w *Worker, fr *lazyFrame, d int, top bool) {
 	}
 	m := w.mark()
 	fn(w)
-	w.endSpawned(m, s)
+	if w.leftovers(m) { // else a leaf: nothing to end
+		w.endSpawned(m, s)
+	}
 }
 
 func (r *funcSpawn[A, R]) settle(w *Worker, fr *lazyFrame, d int, top bool) {
@@ -302,17 +304,19 @@ func (r *funcSpawn[A, R]) settle(w *Worker, fr *lazyFrame, d int, top bool) {
 	}
 	m := w.mark()
 	f.fn(w, a)
-	w.endSpawned(m, s)
+	if w.leftovers(m) { // else a leaf: nothing to end
+		w.endSpawned(m, s)
+	}
 }
 
-// endSpawned ends a spawned task of scope s that began at m and returned:
-// what it left goes, as at any task's end, through settleTask, its panics
-// to s; the common case, spawns left in frames and nothing else, goes
-// straight to settleFrames.
+// endSpawned ends a spawned task of scope s that began at m, returned, and
+// left something (leftovers): it goes, as at any task's end, through
+// settleTask, its panics to s; the common case, spawns left in frames and
+// nothing else, goes straight to settleFrames.
 func (w *Worker) endSpawned(m taskMark, s *S) {
 	if w.nframes > m.frames && len(w.open) == m.open && w.batch == nil {
 		s.fail(w.settleFrames(m.frames, nil))
-	} else if w.leftovers(m) {
+	} else {
 		s.fail(w.settleTask(m, nil, nil))
 	}
 }
