@@ -79,9 +79,9 @@ type closureBatch struct {
 // it from the scope's body or any of its tasks, as s.Go; it panics where
 // s.Go does.
 func (f *Func[A, R]) Go(s *S, a A) {
-	w := s.w
-	if s.ended.Load() || !w.onOwnGoroutine() { // caller's common case, inline
-		w = s.caller("forkjoin.Func.Go")
+	w, g := s.w, goroutineID()
+	if s.ended.Load() || w.g.Load() != g { // caller's common case, inline
+		w = s.caller("forkjoin.Func.Go", g)
 	}
 	if d := w.nframes; d < lazyDepth && !w.shared && s.root == w.root {
 		spawnFunc(w, s, f, a, d) // sees a cancellation at its heartbeat

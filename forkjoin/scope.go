@@ -80,9 +80,9 @@ func (s *S) Go(fn func(w *Worker)) {
 	if fn == nil {
 		panic("forkjoin.S.Go: fn is nil")
 	}
-	w := s.w
-	if s.ended.Load() || !w.onOwnGoroutine() { // the common case, inline
-		w = s.caller("forkjoin.S.Go")
+	w, g := s.w, goroutineID()
+	if s.ended.Load() || w.g.Load() != g { // the common case, inline
+		w = s.caller("forkjoin.S.Go", g)
 	}
 	if d := w.nframes; d < lazyDepth && !w.shared && s.root == w.root {
 		spawnClosure(w, s, fn, d) // sees a cancellation at its heartbeat
@@ -108,20 +108,19 @@ func (s *S) GoFrom(w *Worker, fn func(w *Worker)) {
 	s.goFrom(w, fn)
 }
 
-// caller returns the worker running the calling task: s's owner, or another
-// worker of its pool running one of s's tasks. It panics (naming fn) if the
-// scope has ended or the caller is no worker of the pool.
-// Func.Go, the allocation-free spawn, tests the common case (s's owner
-// spawning, while s runs) itself before it calls caller: a call less per
-// spawn.
-func (s *S) caller(fn string) *Worker {
+// caller returns the worker running the calling task, whose goroutine is
+// g: another worker of s's pool running one of s's tasks. It panics (naming
+// fn) if the scope has ended or the caller is no worker of the pool. S.Go
+// and Func.Go test the common case (s's owner spawning, while s runs)
+// themselves before they call it, and pass the g they read for that.
+func (s *S) caller(fn string, g uintptr) *Worker {
 	if s.ended.Load() {
 		panic(fn + ": the scope has ended (Scope returned); spawn only while Scope is running")
 	}
-	if w := s.w; w.onOwnGoroutine() {
+	if w := s.w; w.g.Load() == g {
 		return w
 	}
-	if w := s.w.pool.current(); w != nil && w.root != nil {
+	if w := workersByG.lookup(g); w != nil && w.pool == s.w.pool && w.root != nil {
 		return w
 	}
 	panic(fn + ": called from a goroutine that is not a worker of the scope's pool; spawn from the scope's body or its tasks")
