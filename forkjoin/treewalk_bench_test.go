@@ -58,9 +58,13 @@ func BenchmarkTreeWalk(b *testing.B) {
 		for _, wk := range treeWalks {
 			b.Run(wk.name+"/workers="+strconv.Itoa(workers), func(b *testing.B) {
 				b.ReportAllocs()
+				p.ResetStats()
+				n := 0
 				for b.Loop() {
 					check(b, forkjoin.Invoke(p, func(w *forkjoin.Worker) workloads.Tot { return wk.walk(w, t) }))
+					n++
 				}
+				reportScheduling(b, p.Stats(), n)
 			})
 		}
 		p.Close()
@@ -71,6 +75,15 @@ func BenchmarkTreeWalk(b *testing.B) {
 			check(b, t.WalkPar(0))
 		}
 	})
+}
+
+// reportScheduling reports a multi-worker row's steals and parks per walk,
+// what its scaling buys them with.
+func reportScheduling(b *testing.B, s forkjoin.Stats, walks int) {
+	if s.Workers > 1 && walks > 0 {
+		b.ReportMetric(float64(s.Steals)/float64(walks), "steals/op")
+		b.ReportMetric(float64(s.Parks)/float64(walks), "parks/op")
+	}
 }
 
 // TestTreeWalks checks every walk against the serial one on the benchmark's
