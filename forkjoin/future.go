@@ -20,8 +20,11 @@ type Future[T any] struct {
 //
 // In work-stealing mode the spawn is lazy, as Func.Fork's: fn waits in a
 // frame of w's own until the Future's Join runs it, unless w offered it to
-// thieves first (heartbeat.go). A spawn nobody was offered costs about a
-// function call, beside the allocation of fn's closure.
+// thieves first (heartbeat.go). A spawn nobody was offered makes no fenced
+// operation and no allocation beside fn's closure; with its Join it costs
+// a few function calls, its Join's deferred call among them (fn's run is a
+// task of its own), where the closure's allocation costs about as much
+// again.
 func Spawn[T any](w *Worker, fn func(w *Worker) T) Future[T] {
 	if fn == nil || w == nil || w.nframes-w.promoteAt < protectDepth || w.nframes >= lazyDepth {
 		// Near the task's root (deeper, where Func.Join joins inline, the
