@@ -141,6 +141,25 @@ var (
 	checkPeriod     = int64(20 * time.Microsecond)
 )
 
+// lazyFrames is a worker's lazy forks and the heartbeat that promotes
+// them. Owner only; a thief sees a frame's record only once promotion has
+// pushed it on the deque.
+type lazyFrames struct {
+	// frames[:nframes] are the pending lazy forks, oldest first; none
+	// below promoteAt may be promoted any more.
+	nframes, promoteAt int
+	// hbLeft counts forks down to the next heartbeat check; hbStrides
+	// counts checks down to the next clock read, every hbEvery forks;
+	// hbCheck and hbLast are the times of the last clock read and of the
+	// last promotion.
+	hbLeft             int
+	hbStrides, hbEvery int
+	hbCheck, hbLast    int64
+	nPromoted          uint64 // frames promoted, for tests and benchmarks
+	offer              bool   // promote the next fork's frame at once (offerFirst)
+	frames             [lazyDepth]lazyFrame
+}
+
 // A lazyFrame is one of Worker.frames: the record of the fork at its depth,
 // kept there between forks, what kind of frame it is, and where it is.
 type lazyFrame struct {
@@ -414,9 +433,7 @@ func (w *Worker) settleFrames(mark int, pe *PanicError) *PanicError {
 	for w.nframes > mark {
 		pe = w.settleFramesFrom(mark, pe)
 	}
-	if w.promoteAt > mark {
-		w.promoteAt = mark
-	}
+	w.promoteAt = min(w.promoteAt, mark)
 	return pe
 }
 

@@ -55,6 +55,19 @@ type funcCacheEntry struct {
 	n    int
 }
 
+// recordCache is a worker's free records, and the records it ran for other
+// workers and has not sent back yet. Owner only: other workers write only
+// remoteLine.returned (giveBack).
+type recordCache struct {
+	funcs [funcCacheSize]funcCacheEntry // free records of every kind, by key (cacheEntry)
+	hot   *job                          // a free Func record, before the table (Func.put)
+	// A batch of records we ran for retTo, not yet sent back to it
+	// (giveBack): retN of them, linked from retHead to retTail.
+	retTo            *Worker
+	retHead, retTail *job
+	retN             int
+}
+
 // idleFreeRecords is how many free records per key a worker keeps once it
 // runs out of work (see trimCaches). While busy it keeps every record it
 // frees: each one is a record it allocated itself (records forked by other
@@ -66,10 +79,10 @@ const idleFreeRecords = 256
 // keys in use at once that hash alike then keep their records apart). With
 // claim set it takes a slot for key if it has none: an empty one, else the
 // second, dropping the records it held.
-func (w *Worker) cacheEntry(key unsafe.Pointer, claim bool) *funcCacheEntry {
+func (c *recordCache) cacheEntry(key unsafe.Pointer, claim bool) *funcCacheEntry {
 	k := uintptr(key)
 	i := (k>>4 ^ k>>10) % funcCacheSize
-	e0, e1 := &w.funcs[i], &w.funcs[i^1]
+	e0, e1 := &c.funcs[i], &c.funcs[i^1]
 	switch {
 	case e0.key == key:
 		return e0
