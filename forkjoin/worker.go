@@ -60,7 +60,8 @@ type Worker struct {
 
 // remoteLine holds the fields of a Worker that other workers write, padded
 // so that no other field shares their cache line: every write would
-// otherwise cost the owner a miss on a line it uses.
+// otherwise cost the owner a miss on a line it uses. A Worker is only
+// 8-aligned, so each pad is at least 56 bytes (TestWorkerLayout).
 type remoteLine struct {
 	_ [64]byte
 	// returned holds records other workers ran for us (Func.Go and
@@ -70,7 +71,7 @@ type remoteLine struct {
 	// beat is set by a worker that found our deque empty, asking for a
 	// lazy frame; the owner clears it when it promotes (heartbeat.go).
 	beat atomic.Bool
-	_    [52]byte
+	_    [56]byte
 }
 
 // ID returns the worker's index in its pool, from 0 to Workers()-1, or,
