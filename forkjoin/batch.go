@@ -468,29 +468,6 @@ func runBatch[T, R any](w *Worker, s *S, tasks []T, run func(*Worker, T) R) {
 	}
 }
 
-// runFrom runs tasks i, i+1, ... until one panics or all ran, and returns
-// the index of the next task to run. Each task's end is settled as call's is
-// (settleTask: unjoined forks joined, panics recorded), with one deferred
-// recovery for the whole run.
-func runFrom[T, R any](w *Worker, s *S, i int, tasks []T, run func(*Worker, T) R) (next int) {
-	mark := w.mark()
-	finished := false
-	defer func() {
-		if !finished { // a panic, or runtime.Goexit (which goes on after us)
-			s.fail(w.settleTask(mark, recover(), nil))
-			next = i + 1
-		}
-	}()
-	for ; i < len(tasks) && !w.Canceled(); i++ {
-		run(w, tasks[i])
-		if w.leftovers(mark) {
-			s.fail(w.settleTask(mark, nil, nil))
-		}
-	}
-	finished = true
-	return len(tasks)
-}
-
 // callClosure is runBatch's run for S.Go batches.
 func callClosure(w *Worker, fn func(*Worker)) struct{} {
 	fn(w)

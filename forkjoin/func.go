@@ -63,23 +63,6 @@ func (j *funcJob[A, R]) abandon(w *Worker) {
 	j.latch.set(j.owner)
 }
 
-// callFunc is call for a Func's body.
-func callFunc[A, R any](w *Worker, fn func(*Worker, A) R, a A) (r R, pe *PanicError) {
-	mark := w.mark()
-	ok := false
-	defer func() {
-		if !ok { // a panic, or runtime.Goexit
-			pe = w.settleTask(mark, recover(), nil)
-		}
-	}()
-	r = fn(w, a)
-	ok = true
-	if w.leftovers(mark) {
-		pe = w.settleTask(mark, nil, nil)
-	}
-	return r, pe
-}
-
 // Call runs f on a in the calling task, without forking.
 func (f *Func[A, R]) Call(w *Worker, a A) R { return f.fn(w, a) }
 

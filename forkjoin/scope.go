@@ -215,12 +215,3 @@ func (w *Worker) flushScope() {
 		s.finish(n)
 	}
 }
-
-// callScopeBody is call for a scope's body.
-func callScopeBody(s *S, body func(*S)) (pe *PanicError) {
-	w := s.w
-	mark := w.mark()
-	defer func() { pe = w.settleTask(mark, recover(), pe) }()
-	body(s)
-	return nil
-}
