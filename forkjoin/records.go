@@ -162,47 +162,6 @@ func typeKey[T any]() unsafe.Pointer {
 	return (*[2]unsafe.Pointer)(unsafe.Pointer(&e))[0]
 }
 
-// get returns a free record for f on w (hot slot, table, returned records)
-// or a new one. Only w's goroutine calls it, to fork.
-func (f *Func[A, R]) get(w *Worker) *funcJob[A, R] {
-	if j := w.hot; j != nil && j.key == unsafe.Pointer(f) {
-		w.hot = nil
-		return (*funcJob[A, R])(unsafe.Pointer(j))
-	}
-	if j := w.cacheGet(unsafe.Pointer(f)); j != nil {
-		// The key guarantees the record is a *funcJob[A, R], whose
-		// header is its first field.
-		return (*funcJob[A, R])(unsafe.Pointer(j))
-	}
-	fj := &funcJob[A, R]{}
-	fj.run = fj
-	fj.owner = w
-	fj.key = unsafe.Pointer(f)
-	return fj
-}
-
-// put frees j, a joined record of f, into w's hot slot or table. Only the
-// joiner (j's owner) calls it.
-func (f *Func[A, R]) put(w *Worker, j *funcJob[A, R]) {
-	f.clear(j)
-	if w.hot == nil && j.latch.state.Load() == latchUnset {
-		// Joins nest: the record freed last is the one the next fork
-		// wants. Keep it at hand, past the table's lookup.
-		j.root = nil // rule 4
-		j.gen++
-		w.hot = &j.job
-		return
-	}
-	w.cachePut(unsafe.Pointer(f), &j.job)
-}
-
-// clear drops references the caller's data may hold.
-func (f *Func[A, R]) clear(j *funcJob[A, R]) {
-	var a A
-	var r R
-	j.arg, j.res = a, r
-}
-
 // release keeps j, a finished record of a spawned task (Func.Go or S.Go),
 // for reuse by the worker that spawned it: w itself, or the owner, by
 // giveBack. Called by the worker that ran the task.
