@@ -48,9 +48,9 @@ import "unsafe"
 //     parks, not fewer: docs/benchmarks.md).
 //
 // Like every spawned record, a batch goes back to the worker that spawned it
-// once run (records.go). Besides the two batch records here, forspawn.go's
-// rangeBatch carries a shared-queue loop's consecutive pieces under the same
-// rules.
+// once run (records.go). There are three batch records: funcBatch (Func.Go),
+// closureBatch (S.Go) and rangeBatch, the consecutive pieces of a
+// shared-queue loop (forspawn.go), under the same rules.
 
 // spawnBatch is the most tasks one batch record carries. Sixteen makes a
 // batch of small arguments a few cache lines, saves fifteen of every sixteen
@@ -472,4 +472,30 @@ func runBatch[T, R any](w *Worker, s *S, tasks []T, run func(*Worker, T) R) {
 func callClosure(w *Worker, fn func(*Worker)) struct{} {
 	fn(w)
 	return struct{}{}
+}
+
+// rangeBatch is a batch record of forSpawn pieces: job.tasks consecutive
+// pieces of loop l, the first starting at lo.
+type rangeBatch struct {
+	job
+	l  *forLoop
+	lo int
+}
+
+// execute runs the batch's pieces in order through runBatch, as a Func.Go
+// batch runs its tasks, from arguments made on the stack.
+func (b *rangeBatch) execute(w *Worker) {
+	s, n, l := b.scope, int(b.tasks), b.l
+	var pieces [spawnBatch]pieceArgs
+	for i := range n {
+		pieces[i] = pieceArgs{b.lo + i*l.grain, l} // below l.hi: no overflow
+	}
+	b.l = nil // nothing of the caller's stays reachable
+	runBatch(w, s, pieces[:n], runPiece)
+	b.finish(w, s)
+}
+
+func (b *rangeBatch) abandon(w *Worker) {
+	b.l = nil
+	b.job.abandonBatch(w)
 }
