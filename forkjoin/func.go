@@ -164,7 +164,7 @@ func (f *Func[A, R]) joinEager(w *Worker, a, b A) (ra, rb R) {
 	st := joinRunningA
 	defer func() {
 		if st != joinDone {
-			w.settle(&j.job, st, recover())
+			w.settleJoin(&j.job, st, recover())
 		}
 	}()
 	ra = f.fn(w, a)
@@ -395,7 +395,7 @@ func (f *Func[A, R]) joinLazy(w *Worker, a, b A, d int) (ra, rb R) {
 	defer func() {
 		if w.nframes > d && w.frames[d].st != frameDone {
 			// Still here: a panic or runtime.Goexit is unwinding us.
-			w.settleFrame(d, recover())
+			w.settleLazyJoin(d, recover())
 		}
 	}()
 	ra = f.fn(w, a)
@@ -423,13 +423,13 @@ func (f *Func[A, R]) joinLazy(w *Worker, a, b A, d int) (ra, rb R) {
 	return ra, rb
 }
 
-// settleFrame is settle for a lazy join whose frame, at depth d, unwinds
+// settleLazyJoin is settleJoin for a lazy join whose frame, at depth d, unwinds
 // early: if its f(b) may still be pending (the frame was promoted and its
 // join had not run f(b) itself), it takes f(b) back so that it never runs,
 // or waits for its thief; then it frees the frame (or leaves it as a hole
-// below the frames its task still has above it) and re-raises v as settle
+// below the frames its task still has above it) and re-raises v as settleJoin
 // does.
-func (w *Worker) settleFrame(d int, v any) {
+func (w *Worker) settleLazyJoin(d int, v any) {
 	var pe *PanicError
 	if v != nil {
 		pe = asPanicError(v) // here, while the panicking frames are still on the stack
@@ -456,7 +456,7 @@ func (w *Worker) settleFrame(d int, v any) {
 }
 
 // argClearer is implemented by the records frames hold (funcJob), so that
-// settleFrame can free one without knowing its type.
+// settleLazyJoin can free one without knowing its type.
 type argClearer interface{ clearArg() }
 
 func (j *funcJob[A, R]) clearArg() { j.fn().clear(j) }

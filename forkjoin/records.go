@@ -44,12 +44,14 @@ import "unsafe"
 // a slot's record is free once its join has taken its argument out or seen
 // its latch, and is cleared then, as rules 2 and 4 ask.
 
-// funcCacheSize is the size of the table. A Func needs no registration, and
+// freeTableSize is the size of the table. A Func needs no registration, and
 // a dropped Func leaves nothing behind but a few records, which the next key
 // hashing to the same entry releases.
-const funcCacheSize = 16
+const freeTableSize = 16
 
-type funcCacheEntry struct {
+// A freeEntry holds the free records of one key: n of them, linked from
+// head through job.next.
+type freeEntry struct {
 	key  unsafe.Pointer
 	head *job
 	n    int
@@ -59,8 +61,8 @@ type funcCacheEntry struct {
 // workers and has not sent back yet. Owner only: other workers write only
 // remoteLine.returned (giveBack).
 type recordCache struct {
-	funcs [funcCacheSize]funcCacheEntry // free records of every kind, by key (cacheEntry)
-	hot   *job                          // a free Func record, before the table (Func.put)
+	freeRecords [freeTableSize]freeEntry // free records of every kind, by key (cacheEntry)
+	hot         *job                     // a free Func record, before the table (Func.put)
 	// A batch of records we ran for retTo, not yet sent back to it
 	// (giveBack): retN of them, linked from retHead to retTail.
 	retTo            *Worker
@@ -79,10 +81,10 @@ const idleFreeRecords = 256
 // keys in use at once that hash alike then keep their records apart). With
 // claim set it takes a slot for key if it has none: an empty one, else the
 // second, dropping the records it held.
-func (c *recordCache) cacheEntry(key unsafe.Pointer, claim bool) *funcCacheEntry {
+func (c *recordCache) cacheEntry(key unsafe.Pointer, claim bool) *freeEntry {
 	k := uintptr(key)
-	i := (k>>4 ^ k>>10) % funcCacheSize
-	e0, e1 := &c.funcs[i], &c.funcs[i^1]
+	i := (k>>4 ^ k>>10) % freeTableSize
+	e0, e1 := &c.freeRecords[i], &c.freeRecords[i^1]
 	switch {
 	case e0.key == key:
 		return e0
@@ -141,8 +143,8 @@ func (w *Worker) cachePut(key unsafe.Pointer, j *job) {
 // trimCaches drops free records beyond idleFreeRecords per key, so that an
 // idle worker holds little after a burst of work.
 func (w *Worker) trimCaches() {
-	for i := range w.funcs {
-		e := &w.funcs[i]
+	for i := range w.freeRecords {
+		e := &w.freeRecords[i]
 		if e.n <= idleFreeRecords {
 			continue
 		}
