@@ -122,7 +122,7 @@ func (w *Worker) loop(parked bool) {
 		w.unbindGoroutine() // before the runtime may reuse our descriptor
 		if !exited {
 			// A task called runtime.Goexit, which ends this goroutine
-			// whatever we do; execute has failed the tasks it ended.
+			// whatever we do; runJob has failed the tasks it ended.
 			// Carry on in a new goroutine, so the pool keeps its workers.
 			w.setRoot(nil)
 			go w.loop(false)
@@ -165,7 +165,7 @@ func (w *Worker) loop(parked bool) {
 		}
 		woken = false
 		if j != nil {
-			w.execute(j)
+			w.runJob(j)
 			continue
 		}
 		if p.shutdown.Load() {
@@ -277,8 +277,9 @@ func (w *Worker) stealFrom(v *Worker) (*job, int) {
 	return j, n
 }
 
-// execute runs a job that did not come back to its joiner inline.
-func (w *Worker) execute(j *job) {
+// runJob runs a job found on a deque or queue: one that did not come back
+// to its joiner inline.
+func (w *Worker) runJob(j *job) {
 	w.tick()
 	if j.scope != w.doneScope {
 		w.flushScope()
@@ -376,7 +377,7 @@ func (w *Worker) takeBack(j *job) bool {
 		if x == j {
 			return true
 		}
-		w.execute(x)
+		w.runJob(x)
 		w.flushScope()
 	}
 }
@@ -394,7 +395,7 @@ func (w *Worker) takeBackJoin(j *job) bool {
 		// Not strictly nested after all (a Future spawned inside fa and
 		// not joined yet, or a spawn batch published inside fa): fall
 		// back to the general loop.
-		w.execute(x)
+		w.runJob(x)
 		w.flushScope()
 		return w.takeBack(j)
 	}
@@ -419,7 +420,7 @@ func (w *Worker) waitFor(pr probe, hint *job) {
 	idle := 0
 	for w.flushScope(); !pr.done(); w.flushScope() {
 		if x := w.findHelp(hint); x != nil {
-			w.execute(x)
+			w.runJob(x)
 			idle = 0
 			continue
 		}
