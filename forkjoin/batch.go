@@ -425,7 +425,7 @@ func (b *funcBatch[A, R]) execute(w *Worker) {
 		b.args[i] = zero // nothing of the caller's stays reachable
 	}
 	b.f = nil
-	b.finish(w, s)
+	b.finishBatch(w, s)
 }
 
 func (b *funcBatch[A, R]) abandon(w *Worker) { b.job.abandonBatch(w) }
@@ -434,14 +434,14 @@ func (b *closureBatch) execute(w *Worker) {
 	s, n := b.scope, int(b.tasks)
 	runBatch(w, s, b.fns[:n], callClosure)
 	clear(b.fns[:n])
-	b.finish(w, s)
+	b.finishBatch(w, s)
 }
 
 func (b *closureBatch) abandon(w *Worker) { b.job.abandonBatch(w) }
 
-// finish ends a batch w ran: the record goes home (records.go), and its
+// finishBatch ends a batch w ran: the record goes home (records.go), and its
 // tasks are counted in s.
-func (j *job) finish(w *Worker, s *S) {
+func (j *job) finishBatch(w *Worker, s *S) {
 	n := int64(j.tasks)
 	j.scope = nil
 	w.release(j)
@@ -492,7 +492,7 @@ func (b *rangeBatch) execute(w *Worker) {
 	}
 	b.l = nil // nothing of the caller's stays reachable
 	runBatch(w, s, pieces[:n], runPiece)
-	b.finish(w, s)
+	b.finishBatch(w, s)
 }
 
 func (b *rangeBatch) abandon(w *Worker) {
