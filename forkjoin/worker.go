@@ -69,7 +69,8 @@ type remoteLine struct {
 	// the whole stack with one swap (records.go).
 	returned atomic.Pointer[job]
 	// beat is set by a worker that found our deque empty, asking for a
-	// lazy frame; the owner clears it when it promotes (heartbeat.go).
+	// lazy frame; the owner clears it at its next heartbeat check, which
+	// then promotes one (beatDue, heartbeat.go).
 	beat atomic.Bool
 	_    [56]byte
 }
