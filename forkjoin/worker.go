@@ -24,16 +24,19 @@ const (
 // the fields other workers write on a line of their own (TestWorkerLayout).
 // Unless a field says otherwise, only the worker's own goroutine touches it.
 type Worker struct {
+	// Set by newWorker, read-only after: any goroutine may read them.
 	pool   *Pool
 	id     int
 	shared bool // the pool's mode is SharedQueue
 	// g is the worker goroutine's descriptor, or 0 while it has none;
 	// other goroutines read it to recognize the worker (goid.go).
-	g      atomic.Uintptr
+	g atomic.Uintptr
+	// deque holds the worker's forks: the owner pushes and pops, other
+	// workers steal (stealFrom); wsdeque keeps the two ends apart.
 	deque  wsdeque.Deque[*job]
-	rng    uint64
-	root   *root // the invocation whose task is running; nil while idle
-	nTasks uint64
+	rng    uint64 // random's state
+	root   *root  // the invocation whose task is running; nil while idle
+	nTasks uint64 // tasks forked since the last flushStats (stats.go)
 	// curRoot mirrors root for other goroutines: helpers on other
 	// workers, which steal from us while they wait only if we run their
 	// invocation (helpSteal), and checkLive. Stored only when root
