@@ -48,9 +48,9 @@ import "unsafe"
 //     parks, not fewer: docs/benchmarks.md).
 //
 // Like every spawned record, a batch goes back to the worker that spawned it
-// once run (records.go). Besides the two batch records here, forspawn.go's
-// rangeBatch carries a shared-queue loop's consecutive pieces under the same
-// rules.
+// once run (records.go). There are three batch records: funcBatch (Func.Go),
+// closureBatch (S.Go) and rangeBatch, the consecutive pieces of a
+// shared-queue loop (forspawn.go), under the same rules.
 
 // spawnBatch is the most tasks one batch record carries. Sixteen makes a
 // batch of small arguments a few cache lines, saves fifteen of every sixteen
@@ -429,7 +429,7 @@ func (b *funcBatch[A, R]) execute(w *Worker) {
 		b.args[i] = zero // nothing of the caller's stays reachable
 	}
 	b.f = nil
-	b.finish(w, s)
+	b.finishBatch(w, s)
 }
 
 func (b *funcBatch[A, R]) abandon(w *Worker) { b.job.abandonBatch(w) }
@@ -438,14 +438,14 @@ func (b *closureBatch) execute(w *Worker) {
 	s, n := b.scope, int(b.tasks)
 	runBatch(w, s, b.fns[:n], callClosure)
 	clear(b.fns[:n])
-	b.finish(w, s)
+	b.finishBatch(w, s)
 }
 
 func (b *closureBatch) abandon(w *Worker) { b.job.abandonBatch(w) }
 
-// finish ends a batch w ran: the record goes home (records.go), and its
+// finishBatch ends a batch w ran: the record goes home (records.go), and its
 // tasks are counted in s.
-func (j *job) finish(w *Worker, s *S) {
+func (j *job) finishBatch(w *Worker, s *S) {
 	n := int64(j.tasks)
 	j.scope = nil
 	w.release(j)
@@ -472,31 +472,34 @@ func runBatch[T, R any](w *Worker, s *S, tasks []T, run func(*Worker, T) R) {
 	}
 }
 
-// runFrom runs tasks i, i+1, ... until one panics or all ran, and returns
-// the index of the next task to run. Each task's end is settled as call's is
-// (settleTask: unjoined forks joined, panics recorded), with one deferred
-// recovery for the whole run.
-func runFrom[T, R any](w *Worker, s *S, i int, tasks []T, run func(*Worker, T) R) (next int) {
-	mark := w.mark()
-	finished := false
-	defer func() {
-		if !finished { // a panic, or runtime.Goexit (which goes on after us)
-			s.fail(w.settleTask(mark, recover(), nil))
-			next = i + 1
-		}
-	}()
-	for ; i < len(tasks) && !w.Canceled(); i++ {
-		run(w, tasks[i])
-		if w.leftovers(mark) {
-			s.fail(w.settleTask(mark, nil, nil))
-		}
-	}
-	finished = true
-	return len(tasks)
-}
-
 // callClosure is runBatch's run for S.Go batches.
 func callClosure(w *Worker, fn func(*Worker)) struct{} {
 	fn(w)
 	return struct{}{}
+}
+
+// rangeBatch is a batch record of forSpawn pieces: job.tasks consecutive
+// pieces of loop l, the first starting at lo.
+type rangeBatch struct {
+	job
+	l  *forLoop
+	lo int
+}
+
+// execute runs the batch's pieces in order through runBatch, as a Func.Go
+// batch runs its tasks, from arguments made on the stack.
+func (b *rangeBatch) execute(w *Worker) {
+	s, n, l := b.scope, int(b.tasks), b.l
+	var pieces [spawnBatch]pieceArgs
+	for i := range n {
+		pieces[i] = pieceArgs{b.lo + i*l.grain, l} // below l.hi: no overflow
+	}
+	b.l = nil // nothing of the caller's stays reachable
+	runBatch(w, s, pieces[:n], runPiece)
+	b.finishBatch(w, s)
+}
+
+func (b *rangeBatch) abandon(w *Worker) {
+	b.l = nil
+	b.job.abandonBatch(w)
 }

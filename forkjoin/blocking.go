@@ -49,6 +49,13 @@ type spareSet struct {
 	active atomic.Int32
 }
 
+// spareState is a worker's part in compensation.
+type spareState struct {
+	spare   bool        // a compensating worker that Blocking lends; set before its goroutine starts
+	dormant bool        // on the free list; guarded by pool.spares.mu
+	retired atomic.Bool // set while it is dormant or due to go dormant; written by Blocking's caller
+}
+
 // live returns every worker of p that may hold work: its own and the
 // spares made so far (rule 1).
 func (p *Pool) live() []*Worker { return *p.all.Load() }

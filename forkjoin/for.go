@@ -291,7 +291,7 @@ func (w *Worker) runLoop(l *loopJob, d int) {
 	}
 }
 
-// settleLoop is settle for a lazy loop whose frame d unwinds early: it takes
+// settleLoop is settleJoin for a lazy loop whose frame d unwinds early: it takes
 // back the pieces split off it so that they never run, or waits for their
 // thieves, then ends the frame and re-raises v.
 func (w *Worker) settleLoop(l *loopJob, d int, v any) {

@@ -49,14 +49,6 @@ type forLoop struct {
 	s         *S // the loop's scope, whose panic skips the pieces not started
 }
 
-// rangeBatch is a batch record of forSpawn pieces: job.tasks consecutive
-// pieces of loop l, the first starting at lo.
-type rangeBatch struct {
-	job
-	l  *forLoop
-	lo int
-}
-
 // spawn queues the piece of l that starts at lo, the piece after the last
 // one spawned: it joins w's open batch if that holds l's previous pieces
 // (only l's loop adds to a batch of l's, in order), else opens a batch of
@@ -73,24 +65,6 @@ func (l *forLoop) spawn(w *Worker, lo int) {
 	rb := newBatch[rangeBatch](w, key)
 	rb.l, rb.lo = l, lo
 	l.s.open(w, &rb.job)
-}
-
-// execute runs the batch's pieces in order through runBatch, as a Func.Go
-// batch runs its tasks, from arguments made on the stack.
-func (b *rangeBatch) execute(w *Worker) {
-	s, n, l := b.scope, int(b.tasks), b.l
-	var pieces [spawnBatch]pieceArgs
-	for i := range n {
-		pieces[i] = pieceArgs{b.lo + i*l.grain, l} // below l.hi: no overflow
-	}
-	b.l = nil // nothing of the caller's stays reachable
-	runBatch(w, s, pieces[:n], runPiece)
-	b.finish(w, s)
-}
-
-func (b *rangeBatch) abandon(w *Worker) {
-	b.l = nil
-	b.job.abandonBatch(w)
 }
 
 // pieceArgs is one piece of a forSpawn loop: [lo, min(lo+grain, hi)).

@@ -63,23 +63,6 @@ func (j *funcJob[A, R]) abandon(w *Worker) {
 	j.latch.set(j.owner)
 }
 
-// callFunc is call for a Func's body.
-func callFunc[A, R any](w *Worker, fn func(*Worker, A) R, a A) (r R, pe *PanicError) {
-	mark := w.mark()
-	ok := false
-	defer func() {
-		if !ok { // a panic, or runtime.Goexit
-			pe = w.settleTask(mark, recover(), nil)
-		}
-	}()
-	r = fn(w, a)
-	ok = true
-	if w.leftovers(mark) {
-		pe = w.settleTask(mark, nil, nil)
-	}
-	return r, pe
-}
-
 // Call runs f on a in the calling task, without forking.
 func (f *Func[A, R]) Call(w *Worker, a A) R { return f.fn(w, a) }
 
@@ -181,7 +164,7 @@ func (f *Func[A, R]) joinEager(w *Worker, a, b A) (ra, rb R) {
 	st := joinRunningA
 	defer func() {
 		if st != joinDone {
-			w.settle(&j.job, st, recover())
+			w.settleJoin(&j.job, st, recover())
 		}
 	}()
 	ra = f.fn(w, a)
@@ -371,4 +354,150 @@ func (f *Func[A, R]) joinFrame(w *Worker, j *funcJob[A, R], d int) R {
 		panic(pe)
 	}
 	return r
+}
+
+// frameRecord puts a record of f in w's frame slot d, which holds another
+// kind's record or none, and returns it.
+func (f *Func[A, R]) frameRecord(w *Worker, d int) *job {
+	j := w.slotRecord(d, unsafe.Pointer(f))
+	if j == nil {
+		j = &f.get(w).job
+	}
+	w.setSlot(d, j, nil)
+	return j
+}
+
+// joinLazy is Join with a lazy frame at depth d, which a heartbeat may
+// promote while f(a) runs.
+func (f *Func[A, R]) joinLazy(w *Worker, a, b A, d int) (ra, rb R) {
+	w.checkLive()
+	if d >= lazyDepth {
+		return f.joinEager(w, a, b)
+	}
+	fr := &w.frames[d]
+	j := fr.j
+	if j == nil || j.key != unsafe.Pointer(f) {
+		j = f.frameRecord(w, d)
+	}
+	fj := (*funcJob[A, R])(unsafe.Pointer(j)) // the key is the record's type
+	fj.arg = b
+	fr.st = frameLazy
+	w.nframes = d + 1
+	if w.hbLeft--; (w.hbLeft < 0 || w.idleWaits()) && w.forkBeat(d) {
+		f.clear(fj)
+		w.popFrame(d)
+		return ra, rb
+	}
+	w.nTasks++
+	// As in the eager join, the deferred settle is what lets a panic in
+	// f(a) wait for a promoted f(b) before it leaves this frame. A join
+	// that returns has popped its frame or left it as a hole.
+	defer func() {
+		if w.nframes > d && w.frames[d].st != frameDone {
+			// Still here: a panic or runtime.Goexit is unwinding us.
+			w.settleLazyJoin(d, recover())
+		}
+	}()
+	ra = f.fn(w, a)
+	if fr.st == framePromoted && !w.takeBackJoin(j) {
+		fr.st = frameWaiting
+		w.waitFor(&j.latch, j)
+		rb, pe := fj.res, j.panic
+		f.clear(fj)
+		j.reset()
+		j.root = nil // records.go, rule 4
+		w.popFrame(d)
+		if pe != nil {
+			panic(pe)
+		}
+		return ra, rb
+	}
+	// Never promoted, or taken back: nobody else has the record.
+	fr.st = frameRunning
+	arg := fj.arg
+	var zero A
+	fj.arg = zero
+	j.root = nil // set if promoted; records.go, rule 4
+	rb = f.fn(w, arg)
+	w.popFrame(d)
+	return ra, rb
+}
+
+// settleLazyJoin is settleJoin for a lazy join whose frame, at depth d, unwinds
+// early: if its f(b) may still be pending (the frame was promoted and its
+// join had not run f(b) itself), it takes f(b) back so that it never runs,
+// or waits for its thief; then it frees the frame (or leaves it as a hole
+// below the frames its task still has above it) and re-raises v as settleJoin
+// does.
+func (w *Worker) settleLazyJoin(d int, v any) {
+	var pe *PanicError
+	if v != nil {
+		pe = asPanicError(v) // here, while the panicking frames are still on the stack
+	}
+	fr := &w.frames[d]
+	j := fr.j
+	switch fr.st {
+	case framePromoted:
+		if !w.discard(j) {
+			w.waitFor(&j.latch, j) // its own panic, if any, loses to ours
+		}
+	case frameWaiting:
+		w.waitFor(&j.latch, j)
+	}
+	j.run.(argClearer).clearArg()
+	if j.latch.state.Load() != latchUnset {
+		j.reset()
+	}
+	j.root = nil
+	w.popFrame(d)
+	if pe != nil {
+		panic(pe)
+	}
+}
+
+// argClearer is implemented by the records frames hold (funcJob), so that
+// settleLazyJoin can free one without knowing its type.
+type argClearer interface{ clearArg() }
+
+func (j *funcJob[A, R]) clearArg() { j.fn().clear(j) }
+
+// get returns a free record for f on w (hot slot, table, returned records)
+// or a new one. Only w's goroutine calls it, to fork.
+func (f *Func[A, R]) get(w *Worker) *funcJob[A, R] {
+	if j := w.hot; j != nil && j.key == unsafe.Pointer(f) {
+		w.hot = nil
+		return (*funcJob[A, R])(unsafe.Pointer(j))
+	}
+	if j := w.cacheGet(unsafe.Pointer(f)); j != nil {
+		// The key guarantees the record is a *funcJob[A, R], whose
+		// header is its first field.
+		return (*funcJob[A, R])(unsafe.Pointer(j))
+	}
+	fj := &funcJob[A, R]{}
+	fj.run = fj
+	fj.owner = w
+	fj.key = unsafe.Pointer(f)
+	return fj
+}
+
+// put frees j, a joined record of f, into w's hot slot or table. Only the
+// joiner (j's owner) calls it.
+func (f *Func[A, R]) put(w *Worker, j *funcJob[A, R]) {
+	f.clear(j)
+	if w.hot == nil && j.latch.state.Load() == latchUnset {
+		// Joins nest: the record freed last is the one the next fork
+		// wants. Keep it at hand, past the table's lookup.
+		j.root = nil // rule 4
+		j.gen++
+		w.hot = &j.job
+		return
+	}
+	w.cachePut(unsafe.Pointer(f), &j.job)
+}
+
+// clear drops references the caller's data may hold.
+func (f *Func[A, R]) clear(j *funcJob[A, R]) {
+	var a A
+	var r R
+	j.arg, j.res = a, r
 }

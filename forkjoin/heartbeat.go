@@ -141,6 +141,25 @@ var (
 	checkPeriod     = int64(20 * time.Microsecond)
 )
 
+// lazyFrames is a worker's lazy forks and the heartbeat that promotes
+// them. Owner only; a thief sees a frame's record only once promotion has
+// pushed it on the deque.
+type lazyFrames struct {
+	// frames[:nframes] are the pending lazy forks, oldest first; none
+	// below promoteAt may be promoted any more.
+	nframes, promoteAt int
+	// hbLeft counts forks down to the next heartbeat check; hbStrides
+	// counts checks down to the next clock read, every hbEvery forks;
+	// hbCheck and hbLast are the times of the last clock read and of the
+	// last promotion.
+	hbLeft             int
+	hbStrides, hbEvery int
+	hbCheck, hbLast    int64
+	nPromoted          uint64 // frames promoted, for tests and benchmarks
+	offer              bool   // promote the next fork's frame at once (offerFirst)
+	frames             [lazyDepth]lazyFrame
+}
+
 // A lazyFrame is one of Worker.frames: the record of the fork at its depth,
 // kept there between forks, what kind of frame it is, and where it is.
 type lazyFrame struct {
@@ -389,17 +408,6 @@ func (w *Worker) setSlot(d int, j *job, ops frameOps) {
 	fr.j, fr.ops = j, ops
 }
 
-// frameRecord puts a record of f in w's frame slot d, which holds another
-// kind's record or none, and returns it.
-func (f *Func[A, R]) frameRecord(w *Worker, d int) *job {
-	j := w.slotRecord(d, unsafe.Pointer(f))
-	if j == nil {
-		j = &f.get(w).job
-	}
-	w.setSlot(d, j, nil)
-	return j
-}
-
 // settleFrames ends the frames a task left above mark, at the task's end
 // (settleTask): pending forks run, or are joined if promoted, and keep
 // their results in their records, which leave their slots for the handle's
@@ -414,9 +422,7 @@ func (w *Worker) settleFrames(mark int, pe *PanicError) *PanicError {
 	for w.nframes > mark {
 		pe = w.settleFramesFrom(mark, pe)
 	}
-	if w.promoteAt > mark {
-		w.promoteAt = mark
-	}
+	w.promoteAt = min(w.promoteAt, mark)
 	return pe
 }
 
@@ -477,97 +483,3 @@ func (w *Worker) settleFramesFrom(mark int, pe *PanicError) (rpe *PanicError) {
 	}
 	return rpe
 }
-
-// joinLazy is Join with a lazy frame at depth d, which a heartbeat may
-// promote while f(a) runs.
-func (f *Func[A, R]) joinLazy(w *Worker, a, b A, d int) (ra, rb R) {
-	w.checkLive()
-	if d >= lazyDepth {
-		return f.joinEager(w, a, b)
-	}
-	fr := &w.frames[d]
-	j := fr.j
-	if j == nil || j.key != unsafe.Pointer(f) {
-		j = f.frameRecord(w, d)
-	}
-	fj := (*funcJob[A, R])(unsafe.Pointer(j)) // the key is the record's type
-	fj.arg = b
-	fr.st = frameLazy
-	w.nframes = d + 1
-	if w.hbLeft--; (w.hbLeft < 0 || w.idleWaits()) && w.forkBeat(d) {
-		f.clear(fj)
-		w.popFrame(d)
-		return ra, rb
-	}
-	w.nTasks++
-	// As in the eager join, the deferred settle is what lets a panic in
-	// f(a) wait for a promoted f(b) before it leaves this frame. A join
-	// that returns has popped its frame or left it as a hole.
-	defer func() {
-		if w.nframes > d && w.frames[d].st != frameDone {
-			// Still here: a panic or runtime.Goexit is unwinding us.
-			w.settleFrame(d, recover())
-		}
-	}()
-	ra = f.fn(w, a)
-	if fr.st == framePromoted && !w.takeBackJoin(j) {
-		fr.st = frameWaiting
-		w.waitFor(&j.latch, j)
-		rb, pe := fj.res, j.panic
-		f.clear(fj)
-		j.reset()
-		j.root = nil // records.go, rule 4
-		w.popFrame(d)
-		if pe != nil {
-			panic(pe)
-		}
-		return ra, rb
-	}
-	// Never promoted, or taken back: nobody else has the record.
-	fr.st = frameRunning
-	arg := fj.arg
-	var zero A
-	fj.arg = zero
-	j.root = nil // set if promoted; records.go, rule 4
-	rb = f.fn(w, arg)
-	w.popFrame(d)
-	return ra, rb
-}
-
-// settleFrame is settle for a lazy join whose frame, at depth d, unwinds
-// early: if its f(b) may still be pending (the frame was promoted and its
-// join had not run f(b) itself), it takes f(b) back so that it never runs,
-// or waits for its thief; then it frees the frame (or leaves it as a hole
-// below the frames its task still has above it) and re-raises v as settle
-// does.
-func (w *Worker) settleFrame(d int, v any) {
-	var pe *PanicError
-	if v != nil {
-		pe = asPanicError(v) // here, while the panicking frames are still on the stack
-	}
-	fr := &w.frames[d]
-	j := fr.j
-	switch fr.st {
-	case framePromoted:
-		if !w.discard(j) {
-			w.waitFor(&j.latch, j) // its own panic, if any, loses to ours
-		}
-	case frameWaiting:
-		w.waitFor(&j.latch, j)
-	}
-	j.run.(argClearer).clearArg()
-	if j.latch.state.Load() != latchUnset {
-		j.reset()
-	}
-	j.root = nil
-	w.popFrame(d)
-	if pe != nil {
-		panic(pe)
-	}
-}
-
-// argClearer is implemented by the records frames hold (funcJob), so that
-// settleFrame can free one without knowing its type.
-type argClearer interface{ clearArg() }
-
-func (j *funcJob[A, R]) clearArg() { j.fn().clear(j) }

@@ -11,7 +11,7 @@ type executor interface {
 	execute(w *Worker)
 	// abandon completes the job with errGoexit when its goroutine is being
 	// ended by runtime.Goexit before execute could finish (see
-	// Worker.execute).
+	// Worker.runJob).
 	abandon(w *Worker)
 }
 

@@ -12,13 +12,13 @@ const (
 	joinDone                      // both sides finished
 )
 
-// settle runs when a Join's frame unwinds early: v is the recovered panic
+// settleJoin runs when a Join's frame unwinds early: v is the recovered panic
 // value (nil for runtime.Goexit, which a task may call in fa, or in a task
 // the join runs while it helps). If the forked side j may still be pending,
-// settle takes it back (it never runs) or waits for its thief, so that the
+// settleJoin takes it back (it never runs) or waits for its thief, so that the
 // unwinding leaves the Join only after both sides have finished, as the
 // caller may free data the forked side is using. Then it re-raises v.
-func (w *Worker) settle(j *job, st joinState, v any) {
+func (w *Worker) settleJoin(j *job, st joinState, v any) {
 	var pe *PanicError
 	if v != nil {
 		pe = asPanicError(v) // here, while the panicking frames are still on the stack
@@ -160,7 +160,7 @@ func joinLazy[A, B any](w *Worker, fa func(*Worker) A, fb func(*Worker) B, d int
 	defer func() {
 		if w.nframes > d && w.frames[d].st != frameDone {
 			// Still here: a panic or runtime.Goexit is unwinding us.
-			w.settleFrame(d, recover())
+			w.settleLazyJoin(d, recover())
 		}
 	}()
 	a = fa(w)
@@ -193,7 +193,7 @@ func joinEager[A, B any](w *Worker, fa func(*Worker) A, fb func(*Worker) B) (a A
 	st := joinRunningA
 	defer func() {
 		if st != joinDone {
-			w.settle(&j.job, st, recover())
+			w.settleJoin(&j.job, st, recover())
 		}
 	}()
 	a = fa(w)

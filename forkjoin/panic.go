@@ -133,21 +133,3 @@ func asPanicError(v any) *PanicError {
 	}
 	return &PanicError{Value: v, Stack: debug.Stack()}
 }
-
-// call runs fn(w) as a task and returns its panic, if any, as a
-// *PanicError; see settleTask for what it does before it returns.
-func call[T any](w *Worker, fn func(*Worker) T) (r T, pe *PanicError) {
-	mark := w.mark()
-	ok := false
-	defer func() {
-		if !ok { // a panic, or runtime.Goexit
-			pe = w.settleTask(mark, recover(), nil)
-		}
-	}()
-	r = fn(w)
-	ok = true
-	if w.leftovers(mark) {
-		pe = w.settleTask(mark, nil, nil)
-	}
-	return r, pe
-}

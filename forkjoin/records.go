@@ -44,15 +44,30 @@ import "unsafe"
 // a slot's record is free once its join has taken its argument out or seen
 // its latch, and is cleared then, as rules 2 and 4 ask.
 
-// funcCacheSize is the size of the table. A Func needs no registration, and
+// freeTableSize is the size of the table. A Func needs no registration, and
 // a dropped Func leaves nothing behind but a few records, which the next key
 // hashing to the same entry releases.
-const funcCacheSize = 16
+const freeTableSize = 16
 
-type funcCacheEntry struct {
+// A freeEntry holds the free records of one key: n of them, linked from
+// head through job.next.
+type freeEntry struct {
 	key  unsafe.Pointer
 	head *job
 	n    int
+}
+
+// recordCache is a worker's free records, and the records it ran for other
+// workers and has not sent back yet. Owner only: other workers write only
+// remoteLine.returned (giveBack).
+type recordCache struct {
+	freeRecords [freeTableSize]freeEntry // free records of every kind, by key (cacheEntry)
+	hot         *job                     // a free Func record, before the table (Func.put)
+	// A batch of records we ran for retTo, not yet sent back to it
+	// (giveBack): retN of them, linked from retHead to retTail.
+	retTo            *Worker
+	retHead, retTail *job
+	retN             int
 }
 
 // idleFreeRecords is how many free records per key a worker keeps once it
@@ -66,10 +81,10 @@ const idleFreeRecords = 256
 // keys in use at once that hash alike then keep their records apart). With
 // claim set it takes a slot for key if it has none: an empty one, else the
 // second, dropping the records it held.
-func (w *Worker) cacheEntry(key unsafe.Pointer, claim bool) *funcCacheEntry {
+func (c *recordCache) cacheEntry(key unsafe.Pointer, claim bool) *freeEntry {
 	k := uintptr(key)
-	i := (k>>4 ^ k>>10) % funcCacheSize
-	e0, e1 := &w.funcs[i], &w.funcs[i^1]
+	i := (k>>4 ^ k>>10) % freeTableSize
+	e0, e1 := &c.freeRecords[i], &c.freeRecords[i^1]
 	switch {
 	case e0.key == key:
 		return e0
@@ -128,8 +143,8 @@ func (w *Worker) cachePut(key unsafe.Pointer, j *job) {
 // trimCaches drops free records beyond idleFreeRecords per key, so that an
 // idle worker holds little after a burst of work.
 func (w *Worker) trimCaches() {
-	for i := range w.funcs {
-		e := &w.funcs[i]
+	for i := range w.freeRecords {
+		e := &w.freeRecords[i]
 		if e.n <= idleFreeRecords {
 			continue
 		}
@@ -147,47 +162,6 @@ func (w *Worker) trimCaches() {
 func typeKey[T any]() unsafe.Pointer {
 	var e any = (*T)(nil)
 	return (*[2]unsafe.Pointer)(unsafe.Pointer(&e))[0]
-}
-
-// get returns a free record for f on w (hot slot, table, returned records)
-// or a new one. Only w's goroutine calls it, to fork.
-func (f *Func[A, R]) get(w *Worker) *funcJob[A, R] {
-	if j := w.hot; j != nil && j.key == unsafe.Pointer(f) {
-		w.hot = nil
-		return (*funcJob[A, R])(unsafe.Pointer(j))
-	}
-	if j := w.cacheGet(unsafe.Pointer(f)); j != nil {
-		// The key guarantees the record is a *funcJob[A, R], whose
-		// header is its first field.
-		return (*funcJob[A, R])(unsafe.Pointer(j))
-	}
-	fj := &funcJob[A, R]{}
-	fj.run = fj
-	fj.owner = w
-	fj.key = unsafe.Pointer(f)
-	return fj
-}
-
-// put frees j, a joined record of f, into w's hot slot or table. Only the
-// joiner (j's owner) calls it.
-func (f *Func[A, R]) put(w *Worker, j *funcJob[A, R]) {
-	f.clear(j)
-	if w.hot == nil && j.latch.state.Load() == latchUnset {
-		// Joins nest: the record freed last is the one the next fork
-		// wants. Keep it at hand, past the table's lookup.
-		j.root = nil // rule 4
-		j.gen++
-		w.hot = &j.job
-		return
-	}
-	w.cachePut(unsafe.Pointer(f), &j.job)
-}
-
-// clear drops references the caller's data may hold.
-func (f *Func[A, R]) clear(j *funcJob[A, R]) {
-	var a A
-	var r R
-	j.arg, j.res = a, r
 }
 
 // release keeps j, a finished record of a spawned task (Func.Go or S.Go),

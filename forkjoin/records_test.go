@@ -113,8 +113,8 @@ func TestIdleWorkerTrimsItsRecords(t *testing.T) {
 		p.sleep.mu.Lock()
 		if w.isParked {
 			held := 0
-			for i := range w.funcs {
-				if e := &w.funcs[i]; e.n > idleFreeRecords {
+			for i := range w.freeRecords {
+				if e := &w.freeRecords[i]; e.n > idleFreeRecords {
 					t.Errorf("idle worker keeps %d free records of one key, want at most %d", e.n, idleFreeRecords)
 				} else {
 					held += e.n

@@ -166,6 +166,13 @@ func (s *S) finish(n int64) {
 	}
 }
 
+// scopeCounts is a worker's finished tasks of one scope, doneScope, not
+// yet subtracted from its count (finishScopeTask). Owner only.
+type scopeCounts struct {
+	doneScope *S
+	doneCount int64
+}
+
 // finishScopeTask records that w finished n of s's tasks. Workers batch
 // these counts, so that a worker running many small tasks of one scope does
 // not bounce the scope's counter between cores once per task. The batch is
@@ -206,13 +213,4 @@ func (w *Worker) flushScope() {
 		w.doneScope, w.doneCount = nil, 0
 		s.finish(n)
 	}
-}
-
-// callScopeBody is call for a scope's body.
-func callScopeBody(s *S, body func(*S)) (pe *PanicError) {
-	w := s.w
-	mark := w.mark()
-	defer func() { pe = w.settleTask(mark, recover(), pe) }()
-	body(s)
-	return nil
 }

@@ -27,6 +27,14 @@ type sleep struct {
 	parked []*Worker
 }
 
+// parking is a worker's slot in the sleep protocol.
+type parking struct {
+	wake        chan struct{} // parking semaphore, capacity 1: any goroutine sends (signal), the owner receives
+	isParked    bool          // in pool.sleep.parked; guarded by pool.sleep.mu
+	joining     bool          // parked as a joiner (on a latch or scope), not idle; guarded by pool.sleep.mu
+	wokeForWork bool          // a producer's wakeOne chose us since we parked; guarded by pool.sleep.mu
+}
+
 // notify is called after new work was published.
 func (s *sleep) notify() {
 	if s.idle.Load() != 0 && s.searching.Load() == 0 {

@@ -8,8 +8,8 @@ import "testing"
 // joiner or not (issue 9, defect 5).
 func TestWakeOnePrefersIdleWorkers(t *testing.T) {
 	var s sleep
-	idle := &Worker{wake: make(chan struct{}, 1), isParked: true}
-	joiner := &Worker{wake: make(chan struct{}, 1), isParked: true, joining: true}
+	idle := &Worker{parking: parking{wake: make(chan struct{}, 1), isParked: true}}
+	joiner := &Worker{parking: parking{wake: make(chan struct{}, 1), isParked: true, joining: true}}
 	s.parked = []*Worker{idle, joiner}
 	s.idle.Store(2)
 	s.wakeOne()

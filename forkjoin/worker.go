@@ -3,10 +3,8 @@ package forkjoin
 import (
 	"context"
 	"runtime"
-	"runtime/metrics"
 	"runtime/pprof"
 	"sync/atomic"
-	"time"
 
 	"github.com/fjkit/fjkit/wsdeque"
 )
@@ -20,17 +18,25 @@ const (
 // A Worker is one of a pool's goroutines. Tasks receive the Worker running
 // them and pass it to Join, Spawn, Scope and For. A *Worker belongs to the
 // task it was handed to: do not keep it, or use it from another goroutine.
+//
+// A Worker composes the per-worker state of each concern, declared in the
+// file that owns it, in the order that keeps the hot fields together and
+// the fields other workers write on a line of their own (TestWorkerLayout).
+// Unless a field says otherwise, only the worker's own goroutine touches it.
 type Worker struct {
+	// Set by newWorker, read-only after: any goroutine may read them.
 	pool   *Pool
 	id     int
 	shared bool // the pool's mode is SharedQueue
 	// g is the worker goroutine's descriptor, or 0 while it has none;
 	// other goroutines read it to recognize the worker (goid.go).
-	g      atomic.Uintptr
+	g atomic.Uintptr
+	// deque holds the worker's forks: the owner pushes and pops, other
+	// workers steal (stealFrom); wsdeque keeps the two ends apart.
 	deque  wsdeque.Deque[*job]
-	rng    uint64
-	root   *root // the invocation whose task is running; nil while idle
-	nTasks uint64
+	rng    uint64 // random's state
+	root   *root  // the invocation whose task is running; nil while idle
+	nTasks uint64 // tasks forked since the last flushStats (stats.go)
 	// curRoot mirrors root for other goroutines: helpers on other
 	// workers, which steal from us while they wait only if we run their
 	// invocation (helpSteal), and checkLive. Stored only when root
@@ -38,74 +44,38 @@ type Worker struct {
 	curRoot atomic.Pointer[root]
 	labeled bool // the goroutine carries an invocation's profiler labels (setRoot)
 
-	wake     chan struct{} // parking semaphore, capacity 1
-	isParked bool          // in pool.sleep.parked; guarded by pool.sleep.mu
-	// joining: parked as a joiner (on a latch or scope), not idle; wokeForWork:
-	// a producer's wakeOne chose us. Both guarded by pool.sleep.mu.
-	joining, wokeForWork bool
-
-	// The yield clock (yield.go): ticks left before the next clock read,
-	// the budget it is reset to, and the times of the last read and yield;
-	// GOMAXPROCS as last read, and the awake calls left before it is read again.
-	ticks, tickEvery     int32
-	lastClock, lastYield time.Duration
-	procs, procsLeft     int
-	sched                [4]metrics.Sample                                 // pWanted's reading of the scheduler
-	quietUntil           time.Duration                                     // pWanted's last "nobody waits" holds until then
-	readSched            func() (runnable, running, notInGo, procs uint64) // tests: schedCounts' reading instead of runtime/metrics
-	yields               uint64                                            // Gosched calls, for tests
-
-	// batch is the open spawn batch: a record on no deque, counted in no
-	// scope yet, that the running task's next spawns fill (batch.go).
-	batch *job
-
-	// open holds the records of Spawn and Func.Fork not yet joined, oldest
-	// first; settleTask joins those a task leaves behind (future.go).
-	open []*job
-
-	// Lazy frames (heartbeat.go), owner-only: frames[:nframes] are the
-	// pending lazy forks, oldest first, and none below promoteAt may be
-	// promoted any more. hbLeft counts forks down to the next
-	// heartbeat check; the others pace the checks and promotions.
-	nframes, promoteAt, hbLeft int
-	hbStrides, hbEvery         int
-	hbCheck, hbLast            int64
-	nPromoted                  uint64 // frames promoted, for tests and benchmarks
-	offer                      bool   // promote the next fork's frame at once (offerFirst)
-	frames                     [lazyDepth]lazyFrame
-
-	funcs [funcCacheSize]funcCacheEntry // free records of every kind, see records.go
-	hot   *job                          // a free Func record, before the table (Func.put)
-	// Finished tasks of one scope not yet subtracted from its count; see
-	// finishScopeTask.
-	doneScope *S
-	doneCount int64
-
-	// A batch of records we ran for another worker, not yet sent back to
-	// it; see giveBack.
-	retTo            *Worker
-	retHead, retTail *job
-	retN             int
-
-	// returned holds records other workers ran for us (Func.Go and S.Go)
-	// and sent back (records.go); beat is set by a worker that found our
-	// deque empty, asking for a lazy frame (heartbeat.go). Other workers
-	// write them, so they sit on a line of their own.
-	_        [64]byte
-	returned atomic.Pointer[job]
-	beat     atomic.Bool
-	_        [52]byte
+	parking     // the worker's slot in the sleep protocol (sleep.go)
+	yieldClock  // when to yield the P (yield.go)
+	taskForks   // the running task's open spawn batch and unjoined forks (task.go)
+	lazyFrames  // lazy forks and the heartbeat that promotes them (heartbeat.go)
+	recordCache // free records, and records to give back (records.go)
+	scopeCounts // finished scope tasks not yet published (scope.go)
+	remoteLine  // the fields other workers write, on a line of their own
 
 	stats workerStats
 
 	// Cold fields, after the hot ones, which keep their lines. probes:
 	// deques looked at while idle (stealRound, park's last look), for
-	// tests. spare: a compensating worker that Blocking lends
-	// (blocking.go); retired: set while it is dormant or due to go
-	// dormant; dormant: on the free list, guarded by pool.spares.mu.
-	probes         uint64
-	spare, dormant bool
-	retired        atomic.Bool
+	// tests.
+	probes     uint64
+	spareState // compensating workers (blocking.go)
+}
+
+// remoteLine holds the fields of a Worker that other workers write, padded
+// so that no other field shares their cache line: every write would
+// otherwise cost the owner a miss on a line it uses. A Worker is only
+// 8-aligned, so each pad is at least 56 bytes (TestWorkerLayout).
+type remoteLine struct {
+	_ [64]byte
+	// returned holds records other workers ran for us (Func.Go and
+	// S.Go) and sent back: other workers push with CAS, the owner takes
+	// the whole stack with one swap (records.go).
+	returned atomic.Pointer[job]
+	// beat is set by a worker that found our deque empty, asking for a
+	// lazy frame; the owner clears it at its next heartbeat check, which
+	// then promotes one (beatDue, heartbeat.go).
+	beat atomic.Bool
+	_    [56]byte
 }
 
 // ID returns the worker's index in its pool, from 0 to Workers()-1, or,
@@ -156,7 +126,7 @@ func (w *Worker) loop(parked bool) {
 		w.unbindGoroutine() // before the runtime may reuse our descriptor
 		if !exited {
 			// A task called runtime.Goexit, which ends this goroutine
-			// whatever we do; execute has failed the tasks it ended.
+			// whatever we do; runJob has failed the tasks it ended.
 			// Carry on in a new goroutine, so the pool keeps its workers.
 			w.setRoot(nil)
 			go w.loop(false)
@@ -199,7 +169,7 @@ func (w *Worker) loop(parked bool) {
 		}
 		woken = false
 		if j != nil {
-			w.execute(j)
+			w.runJob(j)
 			continue
 		}
 		if p.shutdown.Load() {
@@ -311,8 +281,9 @@ func (w *Worker) stealFrom(v *Worker) (*job, int) {
 	return j, n
 }
 
-// execute runs a job that did not come back to its joiner inline.
-func (w *Worker) execute(j *job) {
+// runJob runs a job found on a deque or queue: one that did not come back
+// to its joiner inline.
+func (w *Worker) runJob(j *job) {
 	w.tick()
 	if j.scope != w.doneScope {
 		w.flushScope()
@@ -410,7 +381,7 @@ func (w *Worker) takeBack(j *job) bool {
 		if x == j {
 			return true
 		}
-		w.execute(x)
+		w.runJob(x)
 		w.flushScope()
 	}
 }
@@ -428,7 +399,7 @@ func (w *Worker) takeBackJoin(j *job) bool {
 		// Not strictly nested after all (a Future spawned inside fa and
 		// not joined yet, or a spawn batch published inside fa): fall
 		// back to the general loop.
-		w.execute(x)
+		w.runJob(x)
 		w.flushScope()
 		return w.takeBack(j)
 	}
@@ -453,7 +424,7 @@ func (w *Worker) waitFor(pr probe, hint *job) {
 	idle := 0
 	for w.flushScope(); !pr.done(); w.flushScope() {
 		if x := w.findHelp(hint); x != nil {
-			w.execute(x)
+			w.runJob(x)
 			idle = 0
 			continue
 		}

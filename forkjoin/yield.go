@@ -46,6 +46,21 @@ const (
 	maxTickEvery                = 1 << 12
 )
 
+// yieldClock is a worker's clock for the yield rule. Owner only.
+type yieldClock struct {
+	ticks     int32 // ticks left before the next clock read
+	tickEvery int32 // the budget ticks is reset to, adapted to aim at clockEvery
+	// The times of the last clock read and of the last yield.
+	lastClock, lastYield time.Duration
+	// GOMAXPROCS as last read, and the awake calls left before it is
+	// read again.
+	procs, procsLeft int
+	sched            [4]metrics.Sample                                 // pWanted's reading of the scheduler
+	quietUntil       time.Duration                                     // pWanted's last "nobody waits" holds until then
+	readSched        func() (runnable, running, notInGo, procs uint64) // tests: schedCounts' reading instead of runtime/metrics
+	yields           uint64                                            // Gosched calls, for tests
+}
+
 // epoch is the origin of the workers' clock readings (monotonic).
 var epoch = time.Now()
 
