@@ -33,13 +33,21 @@ func Reduce[S ~[]E, E, R any](s S, zero R, mapf func(E) R, combine func(R, R) R)
 	if len(s) == 0 {
 		return zero
 	}
-	fold := foldFrom[E, R]
-	if !hasPointers(reflect.TypeFor[R]()) {
-		fold = foldFrom4[E, R]
+	four := !hasPointers(reflect.TypeFor[R]())
+	var acc R
+	p := start(len(s), func(lo, hi int) {
+		if lo == 0 {
+			acc = fold(four, mapf(s[0]), s[1:hi], mapf, combine)
+		} else {
+			acc = fold(four, acc, s[lo:hi], mapf, combine)
+		}
+	})
+	if !p.parallel() {
+		return acc
 	}
-	return reduce(len(s),
-		func(lo, hi int) R { return fold(mapf(s[lo]), s[lo+1:hi], mapf, combine) },
-		func(acc R, lo, hi int) R { return fold(acc, s[lo:hi], mapf, combine) },
+	return reduceRest(p, acc, // made here: see start
+		func(lo, hi int) R { return fold(four, mapf(s[lo]), s[lo+1:hi], mapf, combine) },
+		func(acc R, lo, hi int) R { return fold(four, acc, s[lo:hi], mapf, combine) },
 		combine)
 }
 
@@ -69,11 +77,24 @@ func ReduceRange[R any](n int, zero R, body func(lo, hi int) R, combine func(R, 
 	if n <= 0 {
 		return zero
 	}
-	return reduce(n, body, func(acc R, lo, hi int) R { return combine(acc, body(lo, hi)) }, combine)
+	var acc R
+	p := start(n, func(lo, hi int) {
+		if lo == 0 {
+			acc = body(0, hi)
+		} else {
+			acc = combine(acc, body(lo, hi))
+		}
+	})
+	if !p.parallel() {
+		return acc
+	}
+	return reduceRest(p, acc, body, func(acc R, lo, hi int) R { return combine(acc, body(lo, hi)) }, combine)
 }
 
-// reduce folds [0, n), n > 0: first(lo, hi) folds a piece on its own,
-// extend(acc, lo, hi) folds a piece onto the fold of what precedes it.
+// reduceRest folds the rest of p in parallel, acc being the fold of the
+// units its serial start ran, [0, p.done): first(lo, hi) folds a piece on
+// its own, extend(acc, lo, hi) folds a piece onto the fold of what
+// precedes it.
 //
 // A worker runs its part of the range piece by piece, in order, and extends
 // one accumulator while the pieces follow each other: a run. Only when a
@@ -81,23 +102,11 @@ func ReduceRange[R any](n int, zero R, body func(lo, hi int) R, combine func(R, 
 // call on it ran a piece of this one) does it start a new run, so a
 // reduction of maps merges about as many maps as there were steals, not
 // one per piece. The runs are combined in index order at the end.
-func reduce[R any](n int, first func(lo, hi int) R, extend func(acc R, lo, hi int) R, combine func(R, R) R) R {
-	var acc R
-	started := false
-	p := start(n, func(lo, hi int) {
-		if started {
-			acc = extend(acc, lo, hi)
-		} else {
-			acc, started = first(lo, hi), true
-		}
-	})
-	if !p.parallel() {
-		return acc
-	}
+func reduceRest[R any](p plan, acc R, first func(lo, hi int) R, extend func(acc R, lo, hi int) R, combine func(R, R) R) R {
 	rs := &runs[R]{list: []span[R]{{lo: 0, hi: p.done, acc: acc}}}
-	if !p.finishOn(rs.setup, func(w *forkjoin.Worker, lo, hi int) { rs.piece(w, lo, hi, first, extend) }) {
+	if !p.finish(rs.setup, func(w *forkjoin.Worker, lo, hi int) { rs.piece(w, lo, hi, first, extend) }) {
 		var zero R
-		return zero // pieces were skipped; what the runs hold is not the fold
+		return zero // pieces were skipped: what the runs hold is not the fold
 	}
 	defer rewrap() // the runs' combines run here, in the caller, off the pool
 	return rs.result(combine)
@@ -160,6 +169,16 @@ func (rs *runs[R]) result(combine func(R, R) R) R {
 		acc = combine(acc, r.acc)
 	}
 	return acc
+}
+
+// fold folds s onto acc: with foldFrom4 if four is set, else foldFrom.
+// The choice is a flag, not a func value, which, made from a generic
+// function, would be allocated.
+func fold[E, R any](four bool, acc R, s []E, mapf func(E) R, combine func(R, R) R) R {
+	if four {
+		return foldFrom4(acc, s, mapf, combine)
+	}
+	return foldFrom(acc, s, mapf, combine)
 }
 
 // foldFrom folds s onto acc, one element after another.
