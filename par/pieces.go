@@ -144,19 +144,24 @@ func startUntil(n int, step func(lo, hi int), stop func() bool) plan {
 // says no, the call is near the top of its task, where forks must be
 // stealable, and the rest becomes a forkjoin loop on w (finish), which
 // other workers can take parts of. So a call deep in a task allocates
-// nothing, heartbeats included. The first unit always runs here: the
-// kernels' rests follow a first unit.
+// nothing, heartbeats included.
+//
+// A call that finds itself near the top of its task at once runs all of
+// its units in the forkjoin loop, the first one too (done is 0): the rest
+// is then stealable while the first runs, and the frames of the calls
+// nested in it count it, as the frames of a forkjoin.For's nested loops
+// count it. A call nested in a first unit run here would otherwise find
+// itself as near the top as its caller, and so would every call down the
+// first children of a tree.
 func startInTask(w *forkjoin.Worker, n int, step func(lo, hi int), stop func() bool) plan {
+	if !w.Inline() && (beat(w) || !w.Inline()) {
+		return plan{done: 0, n: n, grain: taskGrain(w, n), w: w}
+	}
 	step(0, 1)
 	done, c := 1, 1
 	for done < n && (stop == nil || !stop()) {
 		if !w.Inline() && (beat(w) || !w.Inline()) {
-			rest := n - done
-			grain := timing.grain
-			if grain == 0 {
-				grain = max(1, rest/(maxPieces*w.Pool().Workers()))
-			}
-			return plan{done: done, n: n, grain: min(grain, rest), w: w}
+			return plan{done: done, n: n, grain: taskGrain(w, n-done), w: w}
 		}
 		k := min(c, max((n-done)/2, 1))
 		step(done, done+k)
@@ -164,6 +169,16 @@ func startInTask(w *forkjoin.Worker, n int, step func(lo, hi int), stop func() b
 		c = min(2*c, maxInline)
 	}
 	return plan{done: n, n: n}
+}
+
+// taskGrain is the grain of the forkjoin loop over the rest units of a call
+// from a task on w: fixed (Filter's counts need it), and large enough that
+// the loop has at most maxPieces pieces per worker.
+func taskGrain(w *forkjoin.Worker, rest int) int {
+	if timing.grain > 0 {
+		return min(timing.grain, rest)
+	}
+	return max(1, rest/(maxPieces*w.Pool().Workers()))
 }
 
 // beat runs w's heartbeat, due or not, through an inline forkjoin loop of

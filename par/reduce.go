@@ -92,7 +92,7 @@ func ReduceRange[R any](n int, zero R, body func(lo, hi int) R, combine func(R, 
 }
 
 // reduceRest folds the rest of p in parallel, acc being the fold of the
-// units its serial start ran, [0, p.done): first(lo, hi) folds a piece on
+// units its serial start ran, [0, p.done), if any: first(lo, hi) folds a piece on
 // its own, extend(acc, lo, hi) folds a piece onto the fold of what
 // precedes it.
 //
@@ -103,7 +103,10 @@ func ReduceRange[R any](n int, zero R, body func(lo, hi int) R, combine func(R, 
 // reduction of maps merges about as many maps as there were steals, not
 // one per piece. The runs are combined in index order at the end.
 func reduceRest[R any](p plan, acc R, first func(lo, hi int) R, extend func(acc R, lo, hi int) R, combine func(R, R) R) R {
-	rs := &runs[R]{list: []span[R]{{lo: 0, hi: p.done, acc: acc}}}
+	rs := &runs[R]{}
+	if p.done > 0 {
+		rs.list = []span[R]{{lo: 0, hi: p.done, acc: acc}}
+	}
 	if !p.finish(rs.setup, func(w *forkjoin.Worker, lo, hi int) { rs.piece(w, lo, hi, first, extend) }) {
 		var zero R
 		return zero // pieces were skipped: what the runs hold is not the fold
