@@ -49,9 +49,7 @@
 // thousand or a few thousand elements are the slices functions themselves.
 // ForErr, MapErr, ForEach and Group treat each element as work of unknown
 // cost and go parallel from two on. With a one-worker pool every call but
-// the comparison sorts and Group is serial, though a call whose rest is
-// costly still runs it on the pool's worker, so that the par calls nested
-// in its bodies are made from a task.
+// the comparison sorts and Group is serial.
 //
 // Their bodies are called through function values, which the compiler
 // cannot inline into par's loops: a call per element costs a nanosecond or

@@ -73,10 +73,9 @@ func start(n int, step func(lo, hi int)) plan { return startUntil(n, step, nil) 
 // startUntil is start for a search: once stop, if not nil, returns true
 // after a step, the call is over, and the plan says all of it has run.
 //
-// A call made outside any task times itself as the top of this file says;
-// it does not look at the pool until its cost says the rest is worth a
-// trip there: reading the default pool's size costs a lock (it follows
-// GOMAXPROCS), which a server's handlers would all take for every call.
+// A call made outside any task times itself as the top of this file says,
+// unless the default pool has one worker: then it runs all of step at once,
+// with no clock to read.
 func startUntil(n int, step func(lo, hi int), stop func() bool) plan {
 	defer rewrap()
 	entered()
@@ -86,6 +85,11 @@ func startUntil(n int, step func(lo, hi int), stop func() bool) plan {
 	}
 	if w := forkjoin.Current(); w != nil {
 		return startInTask(w, n, step, stop)
+	}
+	procs := forkjoin.Default().Workers()
+	if procs == 1 {
+		step(0, n)
+		return serialDone
 	}
 	t0 := clock()
 	budget := timing.probe // serial time after which the call looks again
@@ -104,10 +108,6 @@ func startUntil(n int, step func(lo, hi int), stop func() bool) plan {
 				step(done, n)
 				return serialDone
 			}
-			// A pool of one worker too: the call is no faster there,
-			// but the calls nested in its bodies then run from a task,
-			// with no clock to read (startInTask).
-			procs := workers()
 			if timing.grain > 0 {
 				return plan{done: done, n: n, grain: min(timing.grain, rest)}
 			}
