@@ -38,11 +38,14 @@
 // first, and a cheap one over a short slice stays serial. While as many
 // goroutines wait for a processor as GOMAXPROCS and the pool's workers
 // together (a server whose handlers all compute), a call goes on serially:
-// the pool could only take processor time from them. Made from a task over
-// fewer than 4096 elements (a loop nested per node of a tree walk), a call
-// skips the timing, whose clock reads would cost more than the loop: it is
-// a loop on the calling worker, an element a piece, that hands half of what
-// is left to another worker only when one is idle. The sorts below a
+// the pool could only take processor time from them. Made from a task (a
+// loop nested per node of a tree walk), a call skips the timing, whose
+// clock reads would cost more than such a loop: it is a loop on the calling
+// worker, in chunks doubling from one element, for as long as a fork at
+// that point would run inline (forkjoin's Worker.Inline); where it would
+// not (near the top of the task, or when the worker's heartbeat is due), the
+// rest becomes a forkjoin loop that other workers can take parts of. A call
+// that stays serial allocates nothing of its own. The sorts below a
 // thousand or a few thousand elements are the slices functions themselves.
 // ForErr, MapErr, ForEach and Group treat each element as work of unknown
 // cost and go parallel from two on. With a one-worker pool every call but

@@ -34,7 +34,7 @@ func Filter[S ~[]E, E any](s S, keep func(E) bool) S {
 	var count []int
 	if p.parallel() {
 		count = make([]int, (p.n-p.done+p.grain-1)/p.grain)
-		if !p.finishOn(nil, func(_ *forkjoin.Worker, lo, hi int) {
+		if !p.finish(nil, func(_ *forkjoin.Worker, lo, hi int) {
 			count[(lo-p.done)/p.grain] = mark(set, s, lo, hi, keep)
 		}) {
 			return nil // pieces were skipped: the set is not all written

@@ -1,5 +1,7 @@
 package par
 
+import "github.com/fjkit/fjkit/forkjoin"
+
 // For calls body(i) for every i in [0, n), each exactly once, in parallel.
 // It starts in the calling goroutine with index 0 and times itself: once
 // the indices run so far have taken longer than a trip to the pool costs,
@@ -9,9 +11,9 @@ package par
 // bodies that the pool could not speed up never leaves the caller. The
 // pieces split again whenever a worker is idle, so bodies of uneven cost
 // balance without tuning. Called from a task (a For nested per node of a
-// tree walk), a loop of fewer than 4096 indices skips the timing: it runs
-// on the calling worker, which hands half of what is left to another
-// worker only when one is idle (see the package doc). n <= 0 does nothing.
+// tree walk), a loop skips the timing: it runs on the calling worker, and
+// parts of it go to other workers only as the task's forks would (see the
+// package doc). n <= 0 does nothing.
 //
 // For calls body once per index through a function value, which the
 // compiler cannot inline; for a body of a few nanoseconds that call is a
@@ -21,7 +23,9 @@ func For(n int, body func(i int)) {
 	if body == nil {
 		panic("par.For: body is nil")
 	}
-	start(n, func(lo, hi int) { forEach(lo, hi, body) }).finish()
+	if p := start(n, func(lo, hi int) { forEach(lo, hi, body) }); p.parallel() {
+		p.finish(nil, func(_ *forkjoin.Worker, lo, hi int) { forEach(lo, hi, body) }) // made here: see start
+	}
 }
 
 // ForRange calls body(lo, hi) on pieces that together cover [0, n) exactly
@@ -34,7 +38,9 @@ func ForRange(n int, body func(lo, hi int)) {
 	if body == nil {
 		panic("par.ForRange: body is nil")
 	}
-	start(n, body).finish()
+	if p := start(n, func(lo, hi int) { body(lo, hi) }); p.parallel() {
+		p.finish(nil, func(_ *forkjoin.Worker, lo, hi int) { body(lo, hi) })
+	}
 }
 
 // forEach calls body(i) for i from lo to hi, four a round, so that no call

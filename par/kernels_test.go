@@ -480,3 +480,78 @@ func TestBuildsOn32Bit(t *testing.T) {
 		t.Errorf("go build for linux/386: %v\n%s", err, out)
 	}
 }
+
+// smallOut is where the small calls of TestSmallCallsAllocateNothing write:
+// a package variable, so that their bodies capture nothing and the test
+// counts par's own allocations, not the closures'.
+var smallOut [8]int
+
+var smallIn = []int{3, 1, 4, 1, 5, 9, 2, 6}
+
+// smallCalls are par calls over 8 cheap elements, with bodies that capture
+// nothing; none may allocate (Map and Scan make their result, and nothing
+// more).
+var smallCalls = []struct {
+	name   string
+	allocs float64
+	call   func()
+}{
+	{"Reduce", 0, func() {
+		smallOut[0] = par.Reduce(smallIn, 0, func(x int) int { return x }, func(a, b int) int { return a + b })
+	}},
+	{"ReduceRange", 0, func() {
+		smallOut[0] = par.ReduceRange(len(smallIn), 0, func(lo, hi int) int { return hi - lo }, func(a, b int) int { return a + b })
+	}},
+	{"For", 0, func() { par.For(len(smallOut), func(i int) { smallOut[i] = i }) }},
+	{"ForRange", 0, func() { par.ForRange(len(smallOut), func(lo, hi int) { smallOut[lo] = hi }) }},
+	{"IndexFunc", 0, func() { smallOut[0] = par.IndexFunc(smallIn, func(x int) bool { return x == 6 }) }},
+	{"ContainsFunc", 0, func() { par.ContainsFunc(smallIn, func(x int) bool { return x == 7 }) }},
+	{"Map", 1, func() { par.Map(smallIn, func(x int) int { return x + 1 }) }},
+	{"Scan", 1, func() { par.Scan(smallIn, func(a, b int) int { return a + b }) }},
+}
+
+// TestSmallCallsAllocateNothing checks that a cheap call over a few
+// elements, which stays serial, allocates nothing of its own, from an
+// ordinary goroutine and from deep in a task. (Issue 27: par.Reduce over 8
+// elements made 6 allocations, par.For 2.)
+func TestSmallCallsAllocateNothing(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector's instrumentation allocates")
+	}
+	for _, c := range smallCalls {
+		// The best of three: a call that a loaded machine deschedules
+		// during its serial start may go parallel, and allocate.
+		got := 1e9
+		for range 3 {
+			got = min(got, testing.AllocsPerRun(200, c.call))
+		}
+		if got > c.allocs {
+			t.Errorf("par.%s over 8 elements, outside any task: %v allocations, want %v", c.name, got, c.allocs)
+		}
+	}
+	// In a task, below the frames its pool may take (Worker.Inline): a par
+	// call nested per node of a tree walk, 12 loops down, each of them
+	// split where others could take its second index. One worker, so that
+	// no other worker asks for work, and the heartbeat's few promotions are
+	// all that may allocate.
+	p := newPool(t, 1)
+	forkjoin.Run(p, func(*forkjoin.Worker) {
+		var nest func(d int)
+		nest = func(d int) {
+			par.For(2, func(i int) {
+				switch {
+				case i == 0:
+				case d < 12:
+					nest(d + 1)
+				default:
+					for _, c := range smallCalls {
+						if got := testing.AllocsPerRun(200, c.call); got > c.allocs {
+							t.Errorf("par.%s over 8 elements, deep in a task: %v allocations, want %v", c.name, got, c.allocs)
+						}
+					}
+				}
+			})
+		}
+		nest(0)
+	})
+}

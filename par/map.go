@@ -1,5 +1,7 @@
 package par
 
+import "github.com/fjkit/fjkit/forkjoin"
+
 // Map returns a new slice holding f(x) for every element x of s, in order
 // (of length len(s), never nil). f is called once per element, concurrently.
 //
@@ -12,8 +14,10 @@ func Map[S ~[]E, E, R any](s S, f func(E) R) []R {
 		panic("par.Map: f is nil")
 	}
 	r := makeNoZero[R](len(s))
-	if !start(len(s), func(lo, hi int) { mapInto(r[lo:hi], s[lo:hi], f) }).finish() {
-		clear(r) // pieces were skipped: never show memory Map did not write
+	if p := start(len(s), func(lo, hi int) { mapInto(r[lo:hi], s[lo:hi], f) }); p.parallel() {
+		if !p.finish(nil, func(_ *forkjoin.Worker, lo, hi int) { mapInto(r[lo:hi], s[lo:hi], f) }) { // made here: see start
+			clear(r) // pieces were skipped: never show memory Map did not write
+		}
 	}
 	return r
 }

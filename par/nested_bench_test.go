@@ -52,6 +52,27 @@ func (t *tree) serialSum(i int32) int64 {
 	return s
 }
 
+// closureSink keeps serialAllocSum's closures on the heap.
+var closureSink func(int)
+
+// serialAllocSum is serialSum with the allocation parSum cannot avoid: the
+// closure it hands par.For, which escapes (a body other workers may run
+// must be on the heap), made the same way, once per node. It is the floor
+// of a walk through a nested par.For.
+func (t *tree) serialAllocSum(i int32, sums []int64) int64 {
+	kids := t.children(i)
+	f := func(k int) { sums[kids[k]] = t.serialAllocSum(kids[k], sums) }
+	closureSink = f
+	for k := range kids {
+		f(k)
+	}
+	s := t.size[i]
+	for _, c := range kids {
+		s += sums[c]
+	}
+	return s
+}
+
 // parSum walks the tree with a par.For over the children of every node,
 // each child's total written to sums.
 func (t *tree) parSum(i int32, sums []int64) int64 {
@@ -65,9 +86,10 @@ func (t *tree) parSum(i int32, sums []int64) int64 {
 }
 
 // BenchmarkNestedFor walks an irregular tree of 10^6 nodes with a par.For
-// over the children of every node, beside the serial recursion: a par call
-// made inside a task is a loop on the calling worker (issue 26), so two
-// workers must not be slower than one. Run as
+// over the children of every node, beside the serial recursion and the
+// serial recursion making parSum's closures (its floor): a par call made
+// inside a task is a loop on the calling worker (issue 26), so two workers
+// must not be slower than one. Run as
 //
 //	go test -run '^$' -bench 'NestedFor' -benchtime 10x -count 5 -cpu 1,2 ./par
 func BenchmarkNestedFor(b *testing.B) {
@@ -76,6 +98,15 @@ func BenchmarkNestedFor(b *testing.B) {
 	b.Run("serial", func(b *testing.B) {
 		for b.Loop() {
 			if t.serialSum(0) != want {
+				b.Fatal("wrong sum")
+			}
+		}
+	})
+	b.Run("serial-alloc", func(b *testing.B) {
+		b.ReportAllocs()
+		sums := make([]int64, len(t.size))
+		for b.Loop() {
+			if t.serialAllocSum(0, sums) != want {
 				b.Fatal("wrong sum")
 			}
 		}

@@ -20,6 +20,8 @@ import (
 // only when another worker asks, so the pieces cost a function call each,
 // and a slow or descheduled worker is helped at its next piece boundary.
 //
+// A call made from a task reads no clock: see startInTask.
+//
 // The body is called once per chunk or piece, never per unit: the loop
 // over a piece is the kernel's own, where the compiler can see it.
 const (
@@ -42,10 +44,6 @@ const (
 	maxPieces = 256
 )
 
-// taskUntimed is the length below which a call made from a task skips
-// the serial start and its timing (startUntil).
-const taskUntimed = 1 << 12
-
 // timing holds the tuning above, so that tests can force the parallel
 // paths with tiny pieces: see export_test.go.
 var timing = struct {
@@ -54,23 +52,30 @@ var timing = struct {
 }{probeTime, parallelMin, pieceTime, 0}
 
 // plan is what the serial start of a call decided: units [0, done) have
-// run; if done < n, the rest runs on the pool in pieces of grain units.
+// run; if done < n, the rest runs in pieces of grain units, on w's pool as
+// part of w's task if w is not nil (the call was made from a task), else on
+// the default pool.
 type plan struct {
 	done, n, grain int
-	step           func(lo, hi int)
+	w              *forkjoin.Worker
 }
 
 // parallel reports whether the rest of the call is to run on the pool.
 func (p plan) parallel() bool { return p.done < p.n }
 
 // start runs step over [0, n) serially, in growing chunks, and decides how
-// the rest runs (see the top of this file). With a one-worker pool it runs
-// everything serially without timing it. A panic in step comes out as a
-// *forkjoin.PanicError.
+// the rest runs (see the top of this file). A panic in step comes out as a
+// *forkjoin.PanicError. step is not kept: a kernel hands finish a function
+// of its own, made only once the call goes parallel, so that a serial call
+// allocates nothing.
 func start(n int, step func(lo, hi int)) plan { return startUntil(n, step, nil) }
 
 // startUntil is start for a search: once stop, if not nil, returns true
 // after a step, the call is over, and the plan says all of it has run.
+//
+// A call made outside any task times itself as the top of this file says,
+// unless the default pool has one worker: then it runs all of step at once,
+// with no clock to read.
 func startUntil(n int, step func(lo, hi int), stop func() bool) plan {
 	defer rewrap()
 	entered()
@@ -78,25 +83,15 @@ func startUntil(n int, step func(lo, hi int), stop func() bool) plan {
 	if n <= 0 {
 		return serialDone
 	}
-	if workers() == 1 {
+	if w := forkjoin.Current(); w != nil {
+		return startInTask(w, n, step, stop)
+	}
+	procs := forkjoin.Default().Workers()
+	if procs == 1 {
 		step(0, n)
 		return serialDone
 	}
-	if n < taskUntimed && forkjoin.Current() != nil {
-		// A call from a task over few units (a loop nested per node of a
-		// tree walk): no timing, whose clock reads would cost more than
-		// such a loop. The whole call is a loop on the calling worker,
-		// one unit a piece, that hands half of what is left to another
-		// worker only when one is idle (forkjoin.ForRange with a grain).
-		// Its first unit runs here, as the serial start's does: the
-		// kernels' rests follow a first unit.
-		step(0, 1)
-		if n == 1 || stop != nil && stop() {
-			return serialDone
-		}
-		return plan{done: 1, n: n, grain: max(1, timing.grain), step: step}
-	}
-	t0 := time.Now()
+	t0 := clock()
 	budget := timing.probe // serial time after which the call looks again
 	done, hi := 0, 1
 	for {
@@ -105,27 +100,27 @@ func startUntil(n int, step func(lo, hi int), stop func() bool) plan {
 		if done == n || stop != nil && stop() {
 			return serialDone
 		}
-		elapsed := time.Since(t0)
-		perUnit := float64(elapsed) / float64(done)
+		elapsed := clock() - t0
 		if elapsed >= budget {
 			rest := n - done
-			if timing.grain > 0 {
-				return plan{done: done, n: n, grain: min(timing.grain, rest), step: step}
-			}
-			if perUnit*float64(rest) < float64(timing.parallel) {
+			perUnit := float64(elapsed) / float64(done)
+			if timing.grain == 0 && perUnit*float64(rest) < float64(timing.parallel) {
 				step(done, n)
 				return serialDone
 			}
-			if !cpusBusy() {
+			if timing.grain > 0 {
+				return plan{done: done, n: n, grain: min(timing.grain, rest)}
+			}
+			if !cpusBusy(procs) {
 				// At least rest/(maxPieces·P) units: a serial start
 				// that lost its processor for a while measured a cost
 				// far too high, and would cut the rest into pieces of a
 				// few units each.
-				grain := max(1, rest/(maxPieces*workers()))
+				grain := max(1, rest/(maxPieces*procs))
 				if g := float64(timing.piece) / perUnit; g > float64(grain) {
 					grain = int(min(g, float64(rest)))
 				}
-				return plan{done: done, n: n, grain: grain, step: step}
+				return plan{done: done, n: n, grain: grain}
 			}
 			// Every processor is busy: go on serially for as long
 			// again, then look again: the next chunk is cut to end
@@ -136,6 +131,77 @@ func startUntil(n int, step func(lo, hi int), stop func() bool) plan {
 		hi = done + chunk(done, n, elapsed, budget)
 	}
 }
+
+// startInTask is startUntil for a call made from a task on worker w (a
+// loop nested per node of a tree walk, say). It reads no clock, which
+// would cost more than such a loop: the call is a loop on w, in chunks
+// doubling from one unit (up to maxInline, and at most half of what is
+// left), that goes on as long as a fork at this point would run inline
+// (forkjoin's Worker.Inline: w is deep in its task, below the frames other
+// workers may take, and no heartbeat is due). Where Inline says no, a
+// forkjoin loop of one index (beat) runs the heartbeat, which promotes
+// w's oldest frame if one is due and sets the next beat; if Inline still
+// says no, the call is near the top of its task, where forks must be
+// stealable, and the rest becomes a forkjoin loop on w (finish), which
+// other workers can take parts of. So a call deep in a task allocates
+// nothing, heartbeats included.
+//
+// A call that finds itself near the top of its task at once runs all of
+// its units in the forkjoin loop, the first one too (done is 0): the rest
+// is then stealable while the first runs, and the frames of the calls
+// nested in it count it, as the frames of a forkjoin.For's nested loops
+// count it. A call nested in a first unit run here would otherwise find
+// itself as near the top as its caller, and so would every call down the
+// first children of a tree.
+func startInTask(w *forkjoin.Worker, n int, step func(lo, hi int), stop func() bool) plan {
+	if !w.Inline() && (beat(w) || !w.Inline()) {
+		return plan{done: 0, n: n, grain: taskGrain(w, n), w: w}
+	}
+	step(0, 1)
+	done, c := 1, 1
+	for done < n && (stop == nil || !stop()) {
+		if !w.Inline() && (beat(w) || !w.Inline()) {
+			return plan{done: done, n: n, grain: taskGrain(w, n-done), w: w}
+		}
+		k := min(c, max((n-done)/2, 1))
+		step(done, done+k)
+		done += k
+		c = min(2*c, maxInline)
+	}
+	return plan{done: n, n: n}
+}
+
+// taskGrain is the grain of the forkjoin loop over the rest units of a call
+// from a task on w: fixed (Filter's counts need it), and large enough that
+// the loop has at most maxPieces pieces per worker.
+func taskGrain(w *forkjoin.Worker, rest int) int {
+	if timing.grain > 0 {
+		return min(timing.grain, rest)
+	}
+	return max(1, rest/(maxPieces*w.Pool().Workers()))
+}
+
+// beat runs w's heartbeat, due or not, through an inline forkjoin loop of
+// one index with a body that does nothing (and captures nothing, so that
+// it allocates nothing), and reports false: the loop's look at the
+// heartbeat is all it is for. Near the top of a task the loop is a lazy
+// frame, which a thief cannot split.
+func beat(w *forkjoin.Worker) bool {
+	forkjoin.ForRange(w, 0, 1, 1, func(*forkjoin.Worker, int, int) {})
+	return false
+}
+
+// maxInline bounds the chunks of a call from a task that runs inline:
+// each chunk is one fork toward w's heartbeat, which is how the call lets
+// other workers in.
+const maxInline = 1 << 12
+
+// epoch is the origin of clock.
+var epoch = time.Now()
+
+// clock returns the monotonic time since epoch: one read of the clock,
+// where time.Now makes two (the wall clock and the monotonic one).
+func clock() time.Duration { return time.Since(epoch) }
 
 // chunk returns the length of the serial start's next chunk, done of n
 // units having run in elapsed: probeGrowth times all so far, or less on a
@@ -159,20 +225,12 @@ func chunk(done, n int, elapsed, budget time.Duration) int {
 	return next
 }
 
-// finish runs the rest of p, if any, on the pool, piece by piece (see the
-// top of this file), and reports whether all of the call has run: pieces
-// are skipped once the invocation is canceled.
-func (p plan) finish() (complete bool) {
-	if !p.parallel() {
-		return true
-	}
-	return p.finishOn(nil, func(_ *forkjoin.Worker, lo, hi int) { p.step(lo, hi) })
-}
-
-// finishOn is finish with a piece function of its own, which learns the
-// worker running it; setup, if not nil, runs on the pool first.
-func (p plan) finishOn(setup func(w *forkjoin.Worker), piece func(w *forkjoin.Worker, lo, hi int)) (complete bool) {
-	if w := forkjoin.Current(); w != nil {
+// finish runs the rest of p, p.parallel(), in pieces through piece (see
+// the top of this file), and reports whether all of the call has run:
+// pieces are skipped once the invocation is canceled. setup, if not nil,
+// runs on the pool first. piece learns the worker that runs it.
+func (p plan) finish(setup func(w *forkjoin.Worker), piece func(w *forkjoin.Worker, lo, hi int)) (complete bool) {
+	if w := p.w; w != nil {
 		// From a task: run's work, without the closure it would take.
 		defer rewrap()
 		checkCanceled(w)
@@ -195,8 +253,8 @@ func (p plan) finishOn(setup func(w *forkjoin.Worker), piece func(w *forkjoin.Wo
 
 // cpusBusy reports whether every processor is busy and a queue of other
 // goroutines waits: as many goroutines are runnable as the program has
-// processors (GOMAXPROCS), not counting as many as the pool has workers
-// (they are often runnable for a moment, just woken or yielding in their
+// processors (GOMAXPROCS), not counting the pool's procs workers (they
+// are often runnable for a moment, just woken or yielding in their
 // idle loop, and would run the call's pieces). This is a server whose
 // handlers all compute: the pool could only take processor time from
 // goroutines that would use it anyway, and a call that went parallel would
@@ -205,7 +263,7 @@ func (p plan) finishOn(setup func(w *forkjoin.Worker), piece func(w *forkjoin.Wo
 // (a garbage collection's mark workers, say) costs it at most what it ran
 // serially before. A read of the scheduler's counts costs some 200 ns,
 // beside at least 20µs of serial work.
-func cpusBusy() bool {
+func cpusBusy(procs int) bool {
 	s := [2]metrics.Sample{
 		{Name: "/sched/goroutines/runnable:goroutines"},
 		{Name: "/sched/gomaxprocs:threads"},
@@ -214,5 +272,5 @@ func cpusBusy() bool {
 	if s[0].Value.Kind() != metrics.KindUint64 || s[1].Value.Kind() != metrics.KindUint64 {
 		return false // a runtime without these counts: assume idle processors
 	}
-	return s[0].Value.Uint64() >= s[1].Value.Uint64()+uint64(workers())
+	return s[0].Value.Uint64() >= s[1].Value.Uint64()+uint64(procs)
 }

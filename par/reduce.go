@@ -1,7 +1,6 @@
 package par
 
 import (
-	"reflect"
 	"slices"
 	"sync"
 
@@ -33,11 +32,18 @@ func Reduce[S ~[]E, E, R any](s S, zero R, mapf func(E) R, combine func(R, R) R)
 	if len(s) == 0 {
 		return zero
 	}
-	fold := foldFrom[E, R]
-	if !hasPointers(reflect.TypeFor[R]()) {
-		fold = foldFrom4[E, R]
+	var acc R
+	p := start(len(s), func(lo, hi int) {
+		if lo == 0 {
+			acc = fold(mapf(s[0]), s[1:hi], mapf, combine)
+		} else {
+			acc = fold(acc, s[lo:hi], mapf, combine)
+		}
+	})
+	if !p.parallel() {
+		return acc
 	}
-	return reduce(len(s),
+	return reduceRest(p, acc, // made here: see start
 		func(lo, hi int) R { return fold(mapf(s[lo]), s[lo+1:hi], mapf, combine) },
 		func(acc R, lo, hi int) R { return fold(acc, s[lo:hi], mapf, combine) },
 		combine)
@@ -69,11 +75,24 @@ func ReduceRange[R any](n int, zero R, body func(lo, hi int) R, combine func(R, 
 	if n <= 0 {
 		return zero
 	}
-	return reduce(n, body, func(acc R, lo, hi int) R { return combine(acc, body(lo, hi)) }, combine)
+	var acc R
+	p := start(n, func(lo, hi int) {
+		if lo == 0 {
+			acc = body(0, hi)
+		} else {
+			acc = combine(acc, body(lo, hi))
+		}
+	})
+	if !p.parallel() {
+		return acc
+	}
+	return reduceRest(p, acc, body, func(acc R, lo, hi int) R { return combine(acc, body(lo, hi)) }, combine)
 }
 
-// reduce folds [0, n), n > 0: first(lo, hi) folds a piece on its own,
-// extend(acc, lo, hi) folds a piece onto the fold of what precedes it.
+// reduceRest folds the rest of p in parallel, acc being the fold of the
+// units its serial start ran, [0, p.done), if any: first(lo, hi) folds a piece on
+// its own, extend(acc, lo, hi) folds a piece onto the fold of what
+// precedes it.
 //
 // A worker runs its part of the range piece by piece, in order, and extends
 // one accumulator while the pieces follow each other: a run. Only when a
@@ -81,23 +100,14 @@ func ReduceRange[R any](n int, zero R, body func(lo, hi int) R, combine func(R, 
 // call on it ran a piece of this one) does it start a new run, so a
 // reduction of maps merges about as many maps as there were steals, not
 // one per piece. The runs are combined in index order at the end.
-func reduce[R any](n int, first func(lo, hi int) R, extend func(acc R, lo, hi int) R, combine func(R, R) R) R {
-	var acc R
-	started := false
-	p := start(n, func(lo, hi int) {
-		if started {
-			acc = extend(acc, lo, hi)
-		} else {
-			acc, started = first(lo, hi), true
-		}
-	})
-	if !p.parallel() {
-		return acc
+func reduceRest[R any](p plan, acc R, first func(lo, hi int) R, extend func(acc R, lo, hi int) R, combine func(R, R) R) R {
+	rs := &runs[R]{}
+	if p.done > 0 {
+		rs.list = []span[R]{{lo: 0, hi: p.done, acc: acc}}
 	}
-	rs := &runs[R]{list: []span[R]{{lo: 0, hi: p.done, acc: acc}}}
-	if !p.finishOn(rs.setup, func(w *forkjoin.Worker, lo, hi int) { rs.piece(w, lo, hi, first, extend) }) {
+	if !p.finish(rs.setup, func(w *forkjoin.Worker, lo, hi int) { rs.piece(w, lo, hi, first, extend) }) {
 		var zero R
-		return zero // pieces were skipped; what the runs hold is not the fold
+		return zero // pieces were skipped: what the runs hold is not the fold
 	}
 	defer rewrap() // the runs' combines run here, in the caller, off the pool
 	return rs.result(combine)
@@ -162,36 +172,21 @@ func (rs *runs[R]) result(combine func(R, R) R) R {
 	return acc
 }
 
-// foldFrom folds s onto acc, one element after another.
-func foldFrom[E, R any](acc R, s []E, mapf func(E) R, combine func(R, R) R) R {
-	for _, x := range s {
-		acc = combine(acc, mapf(x))
+// fold folds s onto acc, one element after another. It maps four elements
+// a round before it combines them: a call to mapf waits neither on the
+// combine before it nor on a reload of the loop counter, and the combines
+// are those of the plain loop, in the same order. (Four folds of four
+// quarters side by side, combined at the end, cost as much: the calls, not
+// their chain, are the cost, about a nanosecond each.)
+func fold[E, R any](acc R, s []E, mapf func(E) R, combine func(R, R) R) R {
+	i := 0
+	for ; i+4 <= len(s); i += 4 {
+		x := (*[4]E)(s[i : i+4]) // one bounds check a round
+		m0, m1, m2, m3 := mapf(x[0]), mapf(x[1]), mapf(x[2]), mapf(x[3])
+		acc = combine(combine(combine(combine(acc, m0), m1), m2), m3)
+	}
+	for ; i < len(s); i++ {
+		acc = combine(acc, mapf(s[i]))
 	}
 	return acc
-}
-
-// foldFrom4 is foldFrom as four folds of the four quarters of s, side by
-// side, combined in order at the end: each call waits on the one before it
-// only within its own quarter, so the processor overlaps four calls. It
-// serves result types without pointers, whose combine is likely cheap
-// beside a call; for others (maps, say), three more combines per piece
-// could cost more than they save.
-func foldFrom4[E, R any](acc R, s []E, mapf func(E) R, combine func(R, R) R) R {
-	q := len(s) / 4
-	if q < 4 {
-		return foldFrom(acc, s, mapf, combine)
-	}
-	s0, s1, s2, s3 := s[:q], s[q:2*q], s[2*q:3*q], s[3*q:]
-	a0, a1, a2, a3 := acc, mapf(s1[0]), mapf(s2[0]), mapf(s3[0])
-	a0 = combine(a0, mapf(s0[0]))
-	for i := 1; i < q; i++ {
-		a0 = combine(a0, mapf(s0[i]))
-		a1 = combine(a1, mapf(s1[i]))
-		a2 = combine(a2, mapf(s2[i]))
-		a3 = combine(a3, mapf(s3[i]))
-	}
-	for _, x := range s3[q:] {
-		a3 = combine(a3, mapf(x))
-	}
-	return combine(combine(combine(a0, a1), a2), a3)
 }

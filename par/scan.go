@@ -34,6 +34,9 @@ func Scan[S ~[]E, E any](s S, op func(E, E) E) S {
 		}
 		scanFrom(r[lo:hi], s[lo:hi], carry, op)
 	})
+	if p.parallel() && p.done == 0 { // a call from near the top of a task
+		r[0], p.done = s[0], 1 // the rest's carry
+	}
 	if p.parallel() && !scanRest(r, s, p.done, op) {
 		clear(r) // pieces were skipped: never show memory Scan did not write
 	}

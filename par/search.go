@@ -23,30 +23,32 @@ func IndexFunc[S ~[]E, E any](s S, f func(E) bool) int {
 	if f == nil {
 		panic("par.IndexFunc: f is nil")
 	}
-	// best is the lowest index found so far, len(s) while none is.
-	var best atomic.Int64
-	best.Store(int64(len(s)))
-	found := func() bool { return best.Load() < int64(len(s)) }
+	found := -1
 	p := startUntil(len(s), func(lo, hi int) {
 		if i := index(s[lo:hi], f); i >= 0 {
-			best.Store(int64(lo + i))
+			found = lo + i
 		}
-	}, found)
-	if p.parallel() {
-		p.finishOn(nil, func(_ *forkjoin.Worker, lo, hi int) {
-			for b := lo; b < hi; b += searchBlock {
-				if best.Load() <= int64(b) {
-					return // a lower index is known: nothing here can win
-				}
-				if i := index(s[b:min(b+searchBlock, hi)], f); i >= 0 {
-					lower(&best, int64(b+i))
-					return
-				}
-			}
-		})
+	}, func() bool { return found >= 0 })
+	if !p.parallel() {
+		return found
 	}
-	if found() {
-		return int(best.Load())
+	// best is the lowest index found so far, len(s) while none is. It is
+	// made here, not above: the pieces share it, so it is allocated.
+	best := new(atomic.Int64)
+	best.Store(int64(len(s)))
+	p.finish(nil, func(_ *forkjoin.Worker, lo, hi int) {
+		for b := lo; b < hi; b += searchBlock {
+			if best.Load() <= int64(b) {
+				return // a lower index is known: nothing here can win
+			}
+			if i := index(s[b:min(b+searchBlock, hi)], f); i >= 0 {
+				lower(best, int64(b+i))
+				return
+			}
+		}
+	})
+	if i := best.Load(); i < int64(len(s)) {
+		return int(i)
 	}
 	return -1
 }
@@ -69,25 +71,23 @@ func ContainsFunc[S ~[]E, E any](s S, f func(E) bool) bool {
 	if f == nil {
 		panic("par.ContainsFunc: f is nil")
 	}
-	var found atomic.Bool
-	p := startUntil(len(s), func(lo, hi int) {
-		if index(s[lo:hi], f) >= 0 {
-			found.Store(true)
-		}
-	}, found.Load)
-	if p.parallel() {
-		p.finishOn(nil, func(_ *forkjoin.Worker, lo, hi int) {
-			for b := lo; b < hi; b += searchBlock {
-				if found.Load() {
-					return
-				}
-				if index(s[b:min(b+searchBlock, hi)], f) >= 0 {
-					found.Store(true)
-					return
-				}
-			}
-		})
+	hit := false
+	p := startUntil(len(s), func(lo, hi int) { hit = index(s[lo:hi], f) >= 0 }, func() bool { return hit })
+	if !p.parallel() {
+		return hit
 	}
+	found := new(atomic.Bool) // shared by the pieces, hence made here
+	p.finish(nil, func(_ *forkjoin.Worker, lo, hi int) {
+		for b := lo; b < hi; b += searchBlock {
+			if found.Load() {
+				return
+			}
+			if index(s[b:min(b+searchBlock, hi)], f) >= 0 {
+				found.Store(true)
+				return
+			}
+		}
+	})
 	return found.Load()
 }
 
