@@ -59,8 +59,13 @@ func spin(n int) int {
 	for i := range n {
 		x = x*31 + i
 	}
+	if n < 0 {
+		spinSink = x // never: it gives spin an effect, so no call is dropped
+	}
 	return x
 }
+
+var spinSink int
 
 func randomInts(n int, seed int) []int {
 	s := make([]int, n)
@@ -91,11 +96,11 @@ var canceledCalls = []struct {
 		return n.Load() == 100000
 	}},
 	{"Map", func() bool {
-		r := par.Map(make([]int, 100000), func(int) int { return 1 + spin(100)&0 })
+		r := par.Map(make([]int, 100000), func(int) int { return 1 + spin(100)*0 })
 		return !slices.Contains(r, 0)
 	}},
 	{"Reduce", func() bool {
-		return par.Reduce(make([]int, 100000), 0, func(int) int { return 1 + spin(100)&0 }, func(a, b int) int { return a + b }) == 100000
+		return par.Reduce(make([]int, 100000), 0, func(int) int { return 1 + spin(100)*0 }, func(a, b int) int { return a + b }) == 100000
 	}},
 	{"Filter", func() bool {
 		return len(par.Filter(make([]int, 100000), func(int) bool { return spin(100) != 1 })) == 100000
@@ -182,7 +187,7 @@ func testForErrInCanceledInvocation(t *testing.T, p *forkjoin.Pool) {
 			return n.Load() == 100000, err
 		}},
 		{"MapErr", func() (bool, error) {
-			r, err := par.MapErr(context.Background(), make([]int, 100000), func(context.Context, int) (int, error) { return 1 + spin(100)&0, nil })
+			r, err := par.MapErr(context.Background(), make([]int, 100000), func(context.Context, int) (int, error) { return 1 + spin(100)*0, nil })
 			return len(r) == 100000 && !slices.Contains(r, 0), err
 		}},
 	} {

@@ -305,11 +305,13 @@ func TestNoZeroResults(t *testing.T) {
 }
 
 func TestHasPointers(t *testing.T) {
+	//lint:ignore U1000 the fields give the types their shapes
 	type flat struct {
 		a int
 		b [3]float64
 		c struct{ d uint8 }
 	}
+	//lint:ignore U1000 the fields give the types their shapes
 	type deep struct {
 		a int
 		b [2]struct{ s string }

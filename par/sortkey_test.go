@@ -18,7 +18,7 @@ import (
 type keyedRecord[K cmp.Ordered] struct {
 	key K
 	pos int
-	pad [3]int64
+	pad [3]int64 //lint:ignore U1000 makes a record as wide as a real one
 }
 
 // checkSortByKey sorts records made of keys with SortByKey and compares
