@@ -1,6 +1,7 @@
 package par
 
 import (
+	"reflect"
 	"slices"
 	"sync"
 
@@ -32,20 +33,21 @@ func Reduce[S ~[]E, E, R any](s S, zero R, mapf func(E) R, combine func(R, R) R)
 	if len(s) == 0 {
 		return zero
 	}
+	four := !hasPointers(reflect.TypeFor[R]())
 	var acc R
 	p := start(len(s), func(lo, hi int) {
 		if lo == 0 {
-			acc = fold(mapf(s[0]), s[1:hi], mapf, combine)
+			acc = fold(four, mapf(s[0]), s[1:hi], mapf, combine)
 		} else {
-			acc = fold(acc, s[lo:hi], mapf, combine)
+			acc = fold(four, acc, s[lo:hi], mapf, combine)
 		}
 	})
 	if !p.parallel() {
 		return acc
 	}
 	return reduceRest(p, acc, // made here: see start
-		func(lo, hi int) R { return fold(mapf(s[lo]), s[lo+1:hi], mapf, combine) },
-		func(acc R, lo, hi int) R { return fold(acc, s[lo:hi], mapf, combine) },
+		func(lo, hi int) R { return fold(four, mapf(s[lo]), s[lo+1:hi], mapf, combine) },
+		func(acc R, lo, hi int) R { return fold(four, acc, s[lo:hi], mapf, combine) },
 		combine)
 }
 
@@ -172,21 +174,46 @@ func (rs *runs[R]) result(combine func(R, R) R) R {
 	return acc
 }
 
-// fold folds s onto acc, one element after another. It maps four elements
-// a round before it combines them: a call to mapf waits neither on the
-// combine before it nor on a reload of the loop counter, and the combines
-// are those of the plain loop, in the same order. (Four folds of four
-// quarters side by side, combined at the end, cost as much: the calls, not
-// their chain, are the cost, about a nanosecond each.)
-func fold[E, R any](acc R, s []E, mapf func(E) R, combine func(R, R) R) R {
-	i := 0
-	for ; i+4 <= len(s); i += 4 {
-		x := (*[4]E)(s[i : i+4]) // one bounds check a round
-		m0, m1, m2, m3 := mapf(x[0]), mapf(x[1]), mapf(x[2]), mapf(x[3])
-		acc = combine(combine(combine(combine(acc, m0), m1), m2), m3)
+// fold folds s onto acc: with foldFrom4 if four is set, else foldFrom.
+// The choice is a flag, not a func value, which, made from a generic
+// function, would be allocated.
+func fold[E, R any](four bool, acc R, s []E, mapf func(E) R, combine func(R, R) R) R {
+	if four {
+		return foldFrom4(acc, s, mapf, combine)
 	}
-	for ; i < len(s); i++ {
-		acc = combine(acc, mapf(s[i]))
+	return foldFrom(acc, s, mapf, combine)
+}
+
+// foldFrom folds s onto acc, one element after another.
+func foldFrom[E, R any](acc R, s []E, mapf func(E) R, combine func(R, R) R) R {
+	for _, x := range s {
+		acc = combine(acc, mapf(x))
 	}
 	return acc
+}
+
+// foldFrom4 is foldFrom as four folds of the four quarters of s, side by
+// side, combined in order at the end: each call waits on the one before it
+// only within its own quarter, so the processor overlaps four calls. It
+// serves result types without pointers, whose combine is likely cheap
+// beside a call; for others (maps, say), three more combines per piece
+// could cost more than they save.
+func foldFrom4[E, R any](acc R, s []E, mapf func(E) R, combine func(R, R) R) R {
+	q := len(s) / 4
+	if q < 4 {
+		return foldFrom(acc, s, mapf, combine)
+	}
+	s0, s1, s2, s3 := s[:q], s[q:2*q], s[2*q:3*q], s[3*q:]
+	a0, a1, a2, a3 := acc, mapf(s1[0]), mapf(s2[0]), mapf(s3[0])
+	a0 = combine(a0, mapf(s0[0]))
+	for i := 1; i < q; i++ {
+		a0 = combine(a0, mapf(s0[i]))
+		a1 = combine(a1, mapf(s1[i]))
+		a2 = combine(a2, mapf(s2[i]))
+		a3 = combine(a3, mapf(s3[i]))
+	}
+	for _, x := range s3[q:] {
+		a3 = combine(a3, mapf(x))
+	}
+	return combine(combine(combine(a0, a1), a2), a3)
 }
