@@ -22,23 +22,9 @@ func BenchmarkSmall(b *testing.B) {
 			}
 		})
 	}
-	small("Reduce/serial", func() {
-		var acc uint64
-		for _, x := range s {
-			acc += x >> 3
-		}
-		sinkU = acc
-	})
+	small("Reduce/serial", func() { sinkU = sumShr3(s) })
 	small("Reduce/par", func() { sinkU = par.Reduce(s, 0, shr3, add) })
-	small("ReduceRange/par", func() {
-		sinkU = par.ReduceRange(len(s), 0, func(lo, hi int) uint64 {
-			var acc uint64
-			for _, x := range s[lo:hi] {
-				acc += x >> 3
-			}
-			return acc
-		}, add)
-	})
+	small("ReduceRange/par", func() { sinkU = reduceRangeShr3(s) })
 	out := make([]uint64, len(s))
 	small("For/serial", func() {
 		for i := range s {
