@@ -83,7 +83,7 @@ func (f *Func[A, R]) Go(s *S, a A) {
 	if s.ended.Load() || w.g.Load() != g { // caller's common case, inline
 		w = s.caller("forkjoin.Func.Go", g)
 	}
-	if d := w.nframes; d < lazyDepth && !w.shared && s.root == w.root {
+	if d := w.nframes; d < lazyDepth && !w.shared && s.inv == w.inv {
 		spawnFunc(w, s, f, a, d) // sees a cancellation at its heartbeat
 		return
 	}
@@ -107,7 +107,7 @@ func (f *Func[A, R]) Go(s *S, a A) {
 }
 
 func (s *S) goFrom(w *Worker, fn func(w *Worker)) {
-	if d := w.nframes; d < lazyDepth && !w.shared && s.root == w.root {
+	if d := w.nframes; d < lazyDepth && !w.shared && s.inv == w.inv {
 		spawnClosure(w, s, fn, d) // sees a cancellation at its heartbeat
 		return
 	}
@@ -233,7 +233,7 @@ func (w *Worker) spawnRun(d int) int {
 // promote a spawn frame.
 func (w *Worker) publishSpawns(b *job, s *S) {
 	b.scope = s
-	b.root = w.root
+	b.inv = w.inv
 	s.pending.Add(int64(b.tasks))
 	w.deque.Push(b)
 }
@@ -285,7 +285,7 @@ func (r *closureSpawn) settle(w *Worker, fr *lazyFrame, d int, top bool) {
 	fn, s := r.fn, r.scope
 	r.fn, r.scope = nil, nil
 	w.startSpawned(fr, d, top)
-	if w.root.canceled.Load() {
+	if w.inv.canceled.Load() {
 		return
 	}
 	m := w.mark()
@@ -299,7 +299,7 @@ func (r *funcSpawn[A, R]) settle(w *Worker, fr *lazyFrame, d int, top bool) {
 	f, a, s := r.f, r.arg, r.scope
 	r.clearArg()
 	w.startSpawned(fr, d, top)
-	if w.root.canceled.Load() {
+	if w.inv.canceled.Load() {
 		return
 	}
 	m := w.mark()
@@ -372,7 +372,7 @@ func newBatch[T any, P batchRecord[T]](w *Worker, key unsafe.Pointer) P {
 func (s *S) open(w *Worker, j *job) {
 	w.closeBatch()
 	j.scope = s
-	j.root = s.root // the scope's invocation, even if w runs a nested one now
+	j.inv = s.inv // the scope's invocation, even if w runs a nested one now
 	j.tasks = 1
 	w.batch = j
 	if s.pending.Load() < s.eager || (w.pool.sleep.hungry() && w.deque.Len() == 0) {
@@ -388,7 +388,7 @@ func (s *S) open(w *Worker, j *job) {
 // w's goroutine calls it.
 func (w *Worker) endBatch() {
 	j := w.batch
-	if !j.scope.full() || j.root != w.root { // run inline only in its invocation
+	if !j.scope.full() || j.inv != w.inv { // run inline only in its invocation
 		w.closeBatch()
 		return
 	}

@@ -275,7 +275,7 @@ func (w *Worker) runLoop(l *loopJob, d int) {
 		l.pieces, p.next = p.next, nil
 		pl := (*loopJob)(unsafe.Pointer(p))
 		if w.takeBack(p) {
-			if !w.root.canceled.Load() {
+			if !w.inv.canceled.Load() {
 				l.at, l.hi = pl.at, pl.hi // run it here, as more of this loop
 				w.frames[d].st = frameLazy
 			}
@@ -328,7 +328,7 @@ func (l *loopJob) promote(w *Worker, fr *lazyFrame, d int) (pushed, again bool) 
 	p.at, p.hi, p.grain, p.each, p.rng = mid, l.hi, l.grain, l.each, l.rng
 	l.hi = mid
 	p.next, l.pieces = l.pieces, &p.job
-	p.root = w.root
+	p.inv = w.inv
 	w.deque.Push(&p.job)
 	_, again = splitPoint(l.at, l.hi, l.grain)
 	return true, again
@@ -601,7 +601,7 @@ func runReduce[T any](w *Worker, l *reduceJob[T], d int) T {
 		l.pieces, p.next = p.next, nil
 		pl := (*reduceJob[T])(unsafe.Pointer(p))
 		if w.takeBack(p) {
-			if !w.root.canceled.Load() {
+			if !w.inv.canceled.Load() {
 				l.at, l.hi = pl.at, pl.hi
 				w.frames[d].st = frameLazy
 			}
@@ -651,7 +651,7 @@ func (l *reduceJob[T]) promote(w *Worker, fr *lazyFrame, d int) (pushed, again b
 	p.at, p.hi, p.zero, p.mapf, p.mapw, p.combine = mid, l.hi, l.zero, l.mapf, l.mapw, l.combine
 	l.hi = mid
 	p.next, l.pieces = l.pieces, &p.job
-	p.root = w.root
+	p.inv = w.inv
 	w.deque.Push(&p.job)
 	_, again = splitPoint(l.at, l.hi, 0)
 	return true, again

@@ -405,7 +405,7 @@ func (f *Func[A, R]) joinLazy(w *Worker, a, b A, d int) (ra, rb R) {
 		rb, pe := fj.res, j.panic
 		f.clear(fj)
 		j.reset()
-		j.root = nil // records.go, rule 4
+		j.inv = nil // records.go, rule 4
 		w.popFrame(d)
 		if pe != nil {
 			panic(pe)
@@ -417,7 +417,7 @@ func (f *Func[A, R]) joinLazy(w *Worker, a, b A, d int) (ra, rb R) {
 	arg := fj.arg
 	var zero A
 	fj.arg = zero
-	j.root = nil // set if promoted; records.go, rule 4
+	j.inv = nil // set if promoted; records.go, rule 4
 	rb = f.fn(w, arg)
 	w.popFrame(d)
 	return ra, rb
@@ -448,7 +448,7 @@ func (w *Worker) settleLazyJoin(d int, v any) {
 	if j.latch.state.Load() != latchUnset {
 		j.reset()
 	}
-	j.root = nil
+	j.inv = nil
 	w.popFrame(d)
 	if pe != nil {
 		panic(pe)
@@ -487,7 +487,7 @@ func (f *Func[A, R]) put(w *Worker, j *funcJob[A, R]) {
 	if w.hot == nil && j.latch.state.Load() == latchUnset {
 		// Joins nest: the record freed last is the one the next fork
 		// wants. Keep it at hand, past the table's lookup.
-		j.root = nil // rule 4
+		j.inv = nil // rule 4
 		j.gen++
 		w.hot = &j.job
 		return

@@ -71,7 +71,7 @@ func (p *Pool) current() *Worker {
 // costs a few nanoseconds (microseconds on platforms without goid_*.s).
 func Current() *Worker {
 	w := workersByG.lookup(goroutineID())
-	if w == nil || w.root == nil {
+	if w == nil || w.inv == nil {
 		return nil
 	}
 	return w
@@ -86,7 +86,7 @@ func (w *Worker) check(fn string) {
 	if w == nil {
 		panic(fn + ": w is nil; pass the *Worker your task received")
 	}
-	if !w.onOwnGoroutine() || w.root == nil {
+	if !w.onOwnGoroutine() || w.inv == nil {
 		panic(fn + ": w is not the calling task's worker; a *Worker is valid only inside the task it was handed to, on that task's goroutine (not after Invoke returned, not from another goroutine, not in a task of another pool)")
 	}
 }
@@ -100,7 +100,7 @@ func (w *Worker) checkLive() {
 	if w == nil {
 		panic("forkjoin.Func.Join: w is nil; pass the *Worker your task received")
 	}
-	if w.curRoot.Load() == nil { // atomic: a misused w may be read from another goroutine
+	if w.curInv.Load() == nil { // atomic: a misused w may be read from another goroutine
 		w.check("forkjoin.Func.Join")
 	}
 }

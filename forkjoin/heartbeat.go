@@ -221,7 +221,7 @@ func (w *Worker) heartbeat() (canceled bool) {
 // it to decide whether to go on as a lazy loop. Only w's goroutine calls
 // it.
 func (w *Worker) beatDue() (canceled, promote bool) {
-	if w.root.canceled.Load() {
+	if w.inv.canceled.Load() {
 		w.hbLeft = 0 // look again at every fork until the invocation is gone
 		return true, false
 	}
@@ -304,7 +304,7 @@ func (w *Worker) promote(fr *lazyFrame, d int) (pushed, again bool) {
 		pushed, again = fr.ops.promote(w, fr, d)
 	} else {
 		fr.st = framePromoted
-		fr.j.root = w.root
+		fr.j.inv = w.inv
 		w.deque.Push(fr.j)
 		pushed = true
 	}

@@ -6,7 +6,7 @@ import (
 )
 
 // TestInjectorRootPolicy checks the idle worker's choice from the injector
-// (popForIdle, pickRoot): first come, first served while that meets the
+// (popForIdle, pickInvocation): first come, first served while that meets the
 // deadlines; a root that can no longer make its deadline passed over; the
 // earliest deadline first only to save it, and only if the oldest can
 // afford the wait; and first-come order whenever the injector holds work of
@@ -19,36 +19,36 @@ import (
 // (BenchmarkDeadlineServe).
 func TestInjectorRootPolicy(t *testing.T) {
 	const est = time.Millisecond // what a root takes to run, lately
-	// rootIn returns a root queued waited ago, with a deadline left from now
+	// invIn returns a root queued waited ago, with a deadline left from now
 	// (0: none).
-	rootIn := func(waited, left time.Duration) *job {
-		r := &root{queued: now() - waited}
+	invIn := func(waited, left time.Duration) *job {
+		r := &invocation{queued: now() - waited}
 		if left != 0 {
 			r.deadline = now() + left
 		}
-		return &job{root: r}
+		return &job{inv: r}
 	}
-	forked := &job{root: &root{queued: now() - time.Hour}, owner: &Worker{}}
+	forked := &job{inv: &invocation{queued: now() - time.Hour}, owner: &Worker{}}
 	ms := time.Millisecond
 	cases := []struct {
 		name  string
 		queue []*job
 		want  int // index in queue of the job popForIdle must take
 	}{
-		{"not backed up", []*job{rootIn(0, 20*ms), rootIn(0, 20*ms)}, 0},
-		{"backed up, the same deadline each", []*job{rootIn(3*ms, 17*ms), rootIn(2*ms, 18*ms), rootIn(0, 20*ms)}, 0},
-		{"backed up, newest has none", []*job{rootIn(3*ms, 17*ms), rootIn(0, 20*ms), rootIn(0, 0)}, 0},
-		{"oldest hopeless", []*job{rootIn(19*ms, est), rootIn(3*ms, 17*ms), rootIn(0, 20*ms)}, 1},
-		{"all hopeless", []*job{rootIn(19*ms, est), rootIn(18*ms, est/2)}, 0},
-		{"a hopeless one does not count as ahead", []*job{rootIn(19*ms, est), rootIn(10*ms, 30*ms), rootIn(0, 7*est/2)}, 1},
-		{"an earlier deadline that first come would miss", []*job{rootIn(2*ms, 50*ms), rootIn(2*ms, 50*ms), rootIn(0, 2*ms+est/2)}, 2},
-		{"... unless the oldest cannot afford it", []*job{rootIn(2*ms, 14*est/5), rootIn(2*ms, 50*ms), rootIn(0, 2*ms+est/2)}, 0},
-		{"an earlier deadline that first come meets", []*job{rootIn(2*ms, 50*ms), rootIn(0, 10*ms)}, 0},
-		{"an earlier deadline before one with none", []*job{rootIn(2*ms, 0), rootIn(0, 2*est+est/2)}, 1},
-		{"... unless that one is starving", []*job{rootIn(2*starveDelay, 0), rootIn(0, 2*est+est/2)}, 0},
-		{"oldest is running work", []*job{forked, rootIn(0, 20*ms)}, 0},
-		{"running work queued behind", []*job{rootIn(19*ms, est), forked, rootIn(0, 20*ms)}, 0},
-		{"one job", []*job{rootIn(19*ms, est)}, 0},
+		{"not backed up", []*job{invIn(0, 20*ms), invIn(0, 20*ms)}, 0},
+		{"backed up, the same deadline each", []*job{invIn(3*ms, 17*ms), invIn(2*ms, 18*ms), invIn(0, 20*ms)}, 0},
+		{"backed up, newest has none", []*job{invIn(3*ms, 17*ms), invIn(0, 20*ms), invIn(0, 0)}, 0},
+		{"oldest hopeless", []*job{invIn(19*ms, est), invIn(3*ms, 17*ms), invIn(0, 20*ms)}, 1},
+		{"all hopeless", []*job{invIn(19*ms, est), invIn(18*ms, est/2)}, 0},
+		{"a hopeless one does not count as ahead", []*job{invIn(19*ms, est), invIn(10*ms, 30*ms), invIn(0, 7*est/2)}, 1},
+		{"an earlier deadline that first come would miss", []*job{invIn(2*ms, 50*ms), invIn(2*ms, 50*ms), invIn(0, 2*ms+est/2)}, 2},
+		{"... unless the oldest cannot afford it", []*job{invIn(2*ms, 14*est/5), invIn(2*ms, 50*ms), invIn(0, 2*ms+est/2)}, 0},
+		{"an earlier deadline that first come meets", []*job{invIn(2*ms, 50*ms), invIn(0, 10*ms)}, 0},
+		{"an earlier deadline before one with none", []*job{invIn(2*ms, 0), invIn(0, 2*est+est/2)}, 1},
+		{"... unless that one is starving", []*job{invIn(2*starveDelay, 0), invIn(0, 2*est+est/2)}, 0},
+		{"oldest is running work", []*job{forked, invIn(0, 20*ms)}, 0},
+		{"running work queued behind", []*job{invIn(19*ms, est), forked, invIn(0, 20*ms)}, 0},
+		{"one job", []*job{invIn(19*ms, est)}, 0},
 	}
 	for _, c := range cases {
 		var q queue

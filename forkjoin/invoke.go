@@ -9,10 +9,10 @@ import (
 	"time"
 )
 
-// root is one invocation: the identity that isolates helping (a waiting
-// worker runs only tasks of its own invocation, see Worker.waitFor) and the
-// context its tasks see. Every job records the root it belongs to.
-type root struct {
+// An invocation is the record of one Invoke, Run or InvokeContext: the
+// identity that isolates helping (a waiting worker runs only tasks of its
+// own invocation, see Worker.waitFor) and the context its tasks see. Every job records the invocation it belongs to.
+type invocation struct {
 	ctx context.Context // nil for Invoke and Run: context.Background
 	// canceled is set once ctx is done or the invocation this one is
 	// nested in is canceled (cancel); read by Worker.Canceled and at every
@@ -21,13 +21,13 @@ type root struct {
 	// nested are the invocations running inline inside this one
 	// (invokeInline), which cancel cancels too. Guarded by mu.
 	mu     sync.Mutex
-	nested []*root
+	nested []*invocation
 	// late: ctx was done when fn returned, so its result may be partial.
 	// Written before the root job's done channel closes.
 	late bool
 	// queued is when the root was submitted, and deadline its context's
 	// deadline (0: none), both on the clock of now(). Written before it
-	// is queued, read by idle workers choosing a root (queue.pickRoot).
+	// is queued, read by idle workers choosing a root (queue.pickInvocation).
 	queued, deadline time.Duration
 }
 
@@ -36,7 +36,7 @@ type root struct {
 // nested invocation is marked: a second caller (a nested invocation that
 // found the context done, racing with the context's AfterFunc) must not
 // return before the first has reached the nested ones.
-func (r *root) cancel() {
+func (r *invocation) cancel() {
 	r.canceled.Store(true)
 	r.mu.Lock()
 	nested := slices.Clone(r.nested)
@@ -48,7 +48,7 @@ func (r *root) cancel() {
 
 // enter makes n, an invocation about to run nested inside r, canceled with
 // r: at once if r is canceled already, else when r is (cancel).
-func (r *root) enter(n *root) {
+func (r *invocation) enter(n *invocation) {
 	r.mu.Lock()
 	if r.canceled.Load() {
 		n.canceled.Store(true)
@@ -59,7 +59,7 @@ func (r *root) enter(n *root) {
 }
 
 // leave undoes enter, once n has returned.
-func (r *root) leave(n *root) {
+func (r *invocation) leave(n *invocation) {
 	r.mu.Lock()
 	if i := slices.Index(r.nested, n); i >= 0 {
 		r.nested = slices.Delete(r.nested, i, i+1)
@@ -67,42 +67,42 @@ func (r *root) leave(n *root) {
 	r.mu.Unlock()
 }
 
-// rootJob is the task Invoke hands to the pool through the injector.
-type rootJob[T any] struct {
+// invokeJob is the task Invoke hands to the pool through the injector.
+type invokeJob[T any] struct {
 	job
-	rt   root
+	own  invocation
 	fn   func(*Worker) T
 	res  T
 	pool *Pool
 	done chan struct{}
 }
 
-func (j *rootJob[T]) execute(w *Worker) {
+func (j *invokeJob[T]) execute(w *Worker) {
 	w.nTasks++
-	if j.rt.ctx != nil && j.rt.ctx.Err() != nil {
-		j.rt.cancel() // ahead of its AfterFunc, which sets the flag later
+	if j.own.ctx != nil && j.own.ctx.Err() != nil {
+		j.own.cancel() // ahead of its AfterFunc, which sets the flag later
 	}
-	if !j.rt.canceled.Load() { // canceled while queued: start nothing
+	if !j.own.canceled.Load() { // canceled while queued: start nothing
 		start := now()
 		j.res, j.panic = call(w, j.fn)
 		j.pool.injector.observe(now() - start) // for the injector's choice of roots
 	}
-	j.rt.late = j.rt.ctx != nil && j.rt.ctx.Err() != nil
+	j.own.late = j.own.ctx != nil && j.own.ctx.Err() != nil
 	j.complete(w)
 }
 
-func (j *rootJob[T]) abandon(w *Worker) {
+func (j *invokeJob[T]) abandon(w *Worker) {
 	j.panic = goexitPanic()
 	j.complete(w)
 }
 
-func (j *rootJob[T]) complete(w *Worker) {
+func (j *invokeJob[T]) complete(w *Worker) {
 	w.flushStats()
 	// Leave the invocation before the caller learns it is over: a *Worker
 	// it kept must look idle from then on (checkLive). Roots run
 	// only from the idle loop (waiting workers never take them), so there
 	// is no outer invocation to return to.
-	w.setRoot(nil)
+	w.setInv(nil)
 	close(j.done)
 	j.pool.active.Done()
 	// The caller is now queued on our P: let it run before we look for
@@ -209,11 +209,11 @@ func InvokeContext[T any](ctx context.Context, p *Pool, fn func(w *Worker) T) (T
 	if j == nil {
 		return InvokeContext(ctx, Default(), fn)
 	}
-	stop := context.AfterFunc(ctx, j.rt.cancel)
+	stop := context.AfterFunc(ctx, j.own.cancel)
 	select {
 	case <-j.done:
 	case <-ctx.Done():
-		j.rt.cancel()
+		j.own.cancel()
 		if p.injector.remove(&j.job, nil) {
 			// No worker had started it: nothing to wait for.
 			p.active.Done()
@@ -229,7 +229,7 @@ func InvokeContext[T any](ctx context.Context, p *Pool, fn func(w *Worker) T) (T
 		}
 		panic(j.panic)
 	}
-	if j.rt.late {
+	if j.own.late {
 		return zero, ctx.Err()
 	}
 	return j.res, nil
@@ -242,14 +242,14 @@ func InvokeContext[T any](ctx context.Context, p *Pool, fn func(w *Worker) T) (T
 // task's open spawn batch is closed first: it belongs to the outer
 // invocation (batch.go).
 //
-// The nested root is canceled with the outer one (root.enter), and when
+// The nested root is canceled with the outer one (invocation.enter), and when
 // ctx is done: at once if it is done already (context.AfterFunc would set
 // the flag only later, from a goroutine of its own), through AfterFunc if
 // ctx is not the outer invocation's, whose cancellation reaches us anyway.
 func invokeInline[T any](w *Worker, ctx context.Context, fn func(*Worker) T) (T, error) {
 	w.closeBatch()
-	saved := w.root
-	r := &root{ctx: ctx}
+	saved := w.inv
+	r := &invocation{ctx: ctx}
 	saved.enter(r)
 	stop := func() bool { return false }
 	switch {
@@ -262,9 +262,9 @@ func invokeInline[T any](w *Worker, ctx context.Context, fn func(*Worker) T) (T,
 	default:
 		r.canceled.Store(true)
 	}
-	w.setRoot(r)
+	w.setInv(r)
 	defer func() { // also when runtime.Goexit unwinds fn: the outer waits need their root
-		w.setRoot(saved)
+		w.setInv(saved)
 		stop()
 		saved.leave(r)
 		if !w.shared && w.deque.Len() > 0 {
@@ -305,15 +305,15 @@ func invokeInlineContext[T any](w *Worker, ctx context.Context, fn func(*Worker)
 
 // submit hands fn to the pool as a root task. ctx is nil for Invoke. It
 // returns nil if p is a default pool that Default has replaced.
-func submit[T any](p *Pool, fn func(*Worker) T, ctx context.Context) *rootJob[T] {
-	j := &rootJob[T]{fn: fn, pool: p, done: make(chan struct{})}
+func submit[T any](p *Pool, fn func(*Worker) T, ctx context.Context) *invokeJob[T] {
+	j := &invokeJob[T]{fn: fn, pool: p, done: make(chan struct{})}
 	j.run = j
-	j.rt.ctx = ctx
-	j.root = &j.rt
-	j.rt.queued = now()
+	j.own.ctx = ctx
+	j.inv = &j.own
+	j.own.queued = now()
 	if ctx != nil {
 		if d, ok := ctx.Deadline(); ok {
-			j.rt.deadline = j.rt.queued + time.Until(d)
+			j.own.deadline = j.own.queued + time.Until(d)
 		}
 	}
 	p.mu.Lock()

@@ -27,7 +27,7 @@ type job struct {
 	// record with a few words of arguments fits two cache lines.
 	run   executor       // the record that embeds this header
 	owner *Worker        // the worker that forked it and will join it; nil for roots
-	root  *root          // the invocation it belongs to (its context)
+	inv   *invocation    // the invocation it belongs to (its context)
 	scope *S             // the scope a spawned task belongs to; nil for joined jobs
 	panic *PanicError    // set by execute when the body panicked
 	next  *job           // free-list link

@@ -168,12 +168,12 @@ func (p *Pool) hasWork(w *Worker) bool {
 // work it may run counts (see Worker.waitFor), so that a joiner parks while
 // other invocations' work waits for idle workers instead of spinning on it.
 // A producer of work it may run wakes it as any producer wakes a worker.
-func (p *Pool) hasWorkFor(w *Worker, r *root) bool {
+func (p *Pool) hasWorkFor(w *Worker, r *invocation) bool {
 	if p.mode == SharedQueue {
 		return p.shared.hasOf(r)
 	}
 	for _, v := range p.live() {
-		if v != w && v.curRoot.Load() == r && v.deque.Len() > 0 {
+		if v != w && v.curInv.Load() == r && v.deque.Len() > 0 {
 			return true
 		}
 	}

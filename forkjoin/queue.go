@@ -26,9 +26,9 @@ type queue struct {
 	// the injector, the work of running invocations that waiting workers
 	// moved there (Worker.rehome); see popForIdle.
 	forked int
-	// rootTime is the injector's estimate of how long a root runs, in
-	// nanoseconds (observe); pickRoot reads it.
-	rootTime atomic.Int64
+	// invTime is the injector's estimate of how long a root runs, in
+	// nanoseconds (observe); pickInvocation reads it.
+	invTime atomic.Int64
 }
 
 // count updates forked for j, added (d = 1) or removed (d = -1). The
@@ -91,7 +91,7 @@ func (q *queue) popFront(st *workerStats) *job {
 // the injector: the oldest, except that among roots with deadlines it
 // passes over one that can no longer make its deadline, and takes a root
 // out of turn only to save a deadline that first-come order would miss and
-// only where the root it overtakes can afford the wait (pickRoot). While the
+// only where the root it overtakes can afford the wait (pickInvocation). While the
 // injector holds any job that is not a root (work of a running invocation
 // that a waiting worker moved here, Worker.rehome) it keeps first-come
 // order, so that no root overtakes that work, on which the invocation's
@@ -106,12 +106,12 @@ func (q *queue) popForIdle() *job {
 		return nil
 	}
 	if q.size > 1 && q.forked == 0 { // only roots queued
-		return q.take(q.pickRoot(now(), time.Duration(q.rootTime.Load())))
+		return q.take(q.pickInvocation(now(), time.Duration(q.invTime.Load())))
 	}
 	return q.take(0)
 }
 
-// pickRoot returns the position of the root an idle worker should start,
+// pickInvocation returns the position of the root an idle worker should start,
 // at time t, with est the time a root has taken to run, lately (observe).
 // The caller holds q.mu and has checked that only roots are queued.
 //
@@ -135,21 +135,21 @@ func (q *queue) popForIdle() *job {
 //     without a deadline, has waited less than starveDelay. So nothing
 //     waits for ever, and no root is made to miss a deadline that
 //     first-come order would meet.
-func (q *queue) pickRoot(t, est time.Duration) int {
+func (q *queue) pickInvocation(t, est time.Duration) int {
 	mask := len(q.buf) - 1
-	rootAt := func(i int) *root { return q.buf[(q.head+i)&mask].root }
+	invAt := func(i int) *invocation { return q.buf[(q.head+i)&mask].inv }
 	// first: the oldest root worth starting; edf: the one with the
 	// earliest deadline, and ahead: how many worth starting are older.
 	first, edf, ahead, worth := -1, -1, 0, 0
 	for i := range min(q.size, pickScan) {
-		r := rootAt(i)
+		r := invAt(i)
 		if r.deadline != 0 && r.deadline-t < 2*est {
 			continue // hopeless
 		}
 		if first < 0 {
 			first = i
 		}
-		if r.deadline != 0 && (edf < 0 || r.deadline < rootAt(edf).deadline) {
+		if r.deadline != 0 && (edf < 0 || r.deadline < invAt(edf).deadline) {
 			edf, ahead = i, worth
 		}
 		worth++
@@ -160,7 +160,7 @@ func (q *queue) pickRoot(t, est time.Duration) int {
 	case edf < 0 || edf == first:
 		return first
 	}
-	e, f := rootAt(edf), rootAt(first)
+	e, f := invAt(edf), invAt(first)
 	fifoMisses := e.deadline-t < time.Duration(ahead+2)*est // started after those ahead, with less than 2·est left
 	affords := f.deadline != 0 && f.deadline-t >= 3*est || f.deadline == 0 && t-f.queued < starveDelay
 	if fifoMisses && affords {
@@ -169,7 +169,7 @@ func (q *queue) pickRoot(t, est time.Duration) int {
 	return first
 }
 
-// The injector's root policy's bounds (pickRoot): it looks at the oldest
+// The injector's root policy's bounds (pickInvocation): it looks at the oldest
 // pickScan roots, and a root without a deadline that has waited starveDelay
 // is overtaken by none.
 const (
@@ -178,13 +178,13 @@ const (
 )
 
 // observe records that a root ran for d, from its start to its end, in the
-// estimate pickRoot works with: a moving average over the last few roots
+// estimate pickInvocation works with: a moving average over the last few roots
 // (a weight of 1/8 each), kept by the injector. Workers that end roots at
 // the same time may lose one of their updates, which an average can
 // afford; it costs no lock.
 func (q *queue) observe(d time.Duration) {
-	old := q.rootTime.Load()
-	q.rootTime.Store(old + (int64(d)-old)/8)
+	old := q.invTime.Load()
+	q.invTime.Store(old + (int64(d)-old)/8)
 }
 
 // popBack removes and returns the newest job if it is want, and nil
@@ -218,7 +218,7 @@ func (q *queue) popBack(want *job, st *workerStats) *job {
 // ones) may run: taking the newest job alone, a worker waiting in a nested
 // invocation whose newest entry belonged to the outer one could wait for
 // ever with every other worker doing the same.
-func (q *queue) popNewestOf(r *root, st *workerStats) *job {
+func (q *queue) popNewestOf(r *invocation, st *workerStats) *job {
 	if q.n.Load() == 0 {
 		return nil
 	}
@@ -231,7 +231,7 @@ func (q *queue) popNewestOf(r *root, st *workerStats) *job {
 }
 
 // hasOf reports whether the queue holds a job of invocation r.
-func (q *queue) hasOf(r *root) bool {
+func (q *queue) hasOf(r *invocation) bool {
 	if q.n.Load() == 0 {
 		return false
 	}
@@ -242,10 +242,10 @@ func (q *queue) hasOf(r *root) bool {
 
 // newestOf returns the position (0 = front) of the newest job of r, or -1.
 // The caller holds q.mu.
-func (q *queue) newestOf(r *root) int {
+func (q *queue) newestOf(r *invocation) int {
 	mask := len(q.buf) - 1
 	for i := q.size - 1; i >= 0; i-- {
-		if q.buf[(q.head+i)&mask].root == r {
+		if q.buf[(q.head+i)&mask].inv == r {
 			return i
 		}
 	}
@@ -277,7 +277,7 @@ func (q *queue) take(i int) *job {
 // root) of invocation r, else returns nil: the injector holds such jobs
 // when a waiting worker stole them for another invocation (Worker.rehome),
 // and their invocation's waiting workers may run them.
-func (q *queue) popFrontOf(r *root) *job {
+func (q *queue) popFrontOf(r *invocation) *job {
 	if q.n.Load() == 0 {
 		return nil
 	}
@@ -286,20 +286,20 @@ func (q *queue) popFrontOf(r *root) *job {
 	if q.size == 0 {
 		return nil
 	}
-	if j := q.buf[q.head]; j.root != r || j.owner == nil {
+	if j := q.buf[q.head]; j.inv != r || j.owner == nil {
 		return nil
 	}
 	return q.take(0)
 }
 
 // frontIsForkedOf reports whether popFrontOf(r) would take a job.
-func (q *queue) frontIsForkedOf(r *root) bool {
+func (q *queue) frontIsForkedOf(r *invocation) bool {
 	if q.n.Load() == 0 {
 		return false
 	}
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	return q.size > 0 && q.buf[q.head].root == r && q.buf[q.head].owner != nil
+	return q.size > 0 && q.buf[q.head].inv == r && q.buf[q.head].owner != nil
 }
 
 // remove takes j out of the queue wherever it is and reports whether it was

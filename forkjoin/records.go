@@ -26,7 +26,7 @@ import "unsafe"
 //     holds more than the most records its worker had in use at once.
 //  4. A free record holds nothing of the caller's: freeing clears the
 //     argument, the result and the closure (clear, closureJob.free), and
-//     the root and the scope (cachePut, Func.put; a lazy frame's record
+//     the invocation and the scope (cachePut, Func.put; a lazy frame's record
 //     when its join ends), which hold the invocation's closure, result,
 //     panic and context, so the pool keeps no finished call's data
 //     reachable. Cache keys are Funcs or
@@ -132,7 +132,7 @@ func (w *Worker) cachePut(key unsafe.Pointer, j *job) {
 	if j.latch.state.Load() != latchUnset {
 		j.reset()
 	}
-	j.root, j.scope = nil, nil // rule 4
+	j.inv, j.scope = nil, nil // rule 4
 	j.gen++
 	e := w.cacheEntry(key, true)
 	j.next = e.head
@@ -168,7 +168,7 @@ func typeKey[T any]() unsafe.Pointer {
 // for reuse by the worker that spawned it: w itself, or the owner, by
 // giveBack. Called by the worker that ran the task.
 func (w *Worker) release(j *job) {
-	j.root, j.scope = nil, nil // rule 4, also while it travels home
+	j.inv, j.scope = nil, nil // rule 4, also while it travels home
 	if j.owner == w {
 		w.cachePut(j.key, j)
 	} else {

@@ -143,7 +143,7 @@ func TestRecordHeadersComeFirst(t *testing.T) {
 		"funcBatch":    unsafe.Offsetof(funcBatch[int, int]{}.job),
 		"closureBatch": unsafe.Offsetof(closureBatch{}.job),
 		"rangeBatch":   unsafe.Offsetof(rangeBatch{}.job),
-		"rootJob":      unsafe.Offsetof(rootJob[int]{}.job),
+		"invokeJob":    unsafe.Offsetof(invokeJob[int]{}.job),
 	} {
 		if off != 0 {
 			t.Errorf("%s's job header is at offset %d, want 0", name, off)

@@ -9,11 +9,11 @@ func TestRehomeMovesOnlyTheStolenBatch(t *testing.T) {
 	p := &Pool{}
 	w := &Worker{pool: p}
 	p.workers = []*Worker{w}
-	outer, inner, other := &root{}, &root{}, &root{}
-	own := &job{root: outer, owner: w} // forked by w's outer frame before the nested Invoke
+	outer, inner, other := &invocation{}, &invocation{}, &invocation{}
+	own := &job{inv: outer, owner: w} // forked by w's outer frame before the nested Invoke
 	w.deque.Push(own)
-	w.root = inner // now waiting inside the nested invocation
-	stolen := &job{root: other}
+	w.inv = inner // now waiting inside the nested invocation
+	stolen := &job{inv: other}
 	w.rehome(stolen, 0) // as helpSteal does after a race brought in another invocation's job
 	if w.deque.Len() != 1 {
 		t.Errorf("rehome moved the waiter's own outer job to the injector: deque len %d, injector %d", w.deque.Len(), p.injector.n.Load())

@@ -13,10 +13,10 @@ const pendingPerWorker = 16384
 type S struct {
 	// Read by every spawn, written once.
 	w *Worker
-	// root is the invocation the scope runs in: its tasks belong to it,
+	// inv is the invocation the scope runs in: its tasks belong to it,
 	// wherever they are spawned from (a nested invocation's task
 	// included), so that the scope's waiting worker may run them.
-	root  *root
+	inv   *invocation
 	limit int64       // pending tasks beyond which Go runs tasks inline
 	eager int64       // pending tasks up to which each spawn is queued at once (batch.go)
 	ended atomic.Bool // Scope has returned: Go panics
@@ -42,7 +42,7 @@ func Scope(w *Worker, body func(s *S)) {
 	}
 	w.check("forkjoin.Scope")
 	n := int64(w.pool.Workers())
-	s := &S{w: w, root: w.root, limit: pendingPerWorker * n, eager: 2 * spawnBatch * n}
+	s := &S{w: w, inv: w.inv, limit: pendingPerWorker * n, eager: 2 * spawnBatch * n}
 	finished := false
 	defer func() {
 		if !finished {
@@ -84,7 +84,7 @@ func (s *S) Go(fn func(w *Worker)) {
 	if s.ended.Load() || w.g.Load() != g { // the common case, inline
 		w = s.caller("forkjoin.S.Go", g)
 	}
-	if d := w.nframes; d < lazyDepth && !w.shared && s.root == w.root {
+	if d := w.nframes; d < lazyDepth && !w.shared && s.inv == w.inv {
 		spawnClosure(w, s, fn, d) // sees a cancellation at its heartbeat
 		return
 	}
@@ -120,7 +120,7 @@ func (s *S) caller(fn string, g uintptr) *Worker {
 	if w := s.w; w.g.Load() == g {
 		return w
 	}
-	if w := workersByG.lookup(g); w != nil && w.pool == s.w.pool && w.root != nil {
+	if w := workersByG.lookup(g); w != nil && w.pool == s.w.pool && w.inv != nil {
 		return w
 	}
 	panic(fn + ": called from a goroutine that is not a worker of the scope's pool; spawn from the scope's body or its tasks")
@@ -149,7 +149,7 @@ func (s *S) done() bool { return s.pending.Load() == 0 }
 // canceled reports whether the scope's invocation is canceled: then Go
 // starts nothing. It is the scope's, not the spawning task's: a nested
 // invocation that spawns into an outer scope may be canceled on its own.
-func (s *S) canceled() bool { return s.root.canceled.Load() }
+func (s *S) canceled() bool { return s.inv.canceled.Load() }
 
 func (s *S) arm() bool {
 	s.sleepy.Store(true)

@@ -147,7 +147,7 @@ func (w *Worker) park(pr probe) {
 	if pr == nil {
 		work = p.hasWork(w)
 	} else {
-		work = pr.done() || p.hasWorkFor(w, w.root)
+		work = pr.done() || p.hasWorkFor(w, w.inv)
 	}
 	if !work && !p.shutdown.Load() {
 		w.stats.parks.Add(1)

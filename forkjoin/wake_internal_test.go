@@ -34,7 +34,7 @@ func TestWaitForLeavesNothingHeldBack(t *testing.T) {
 	p := New(Workers(1))
 	defer p.Close()
 	Run(p, func(w *Worker) {
-		s := &S{w: w, root: w.root, limit: 1 << 20, eager: 0}
+		s := &S{w: w, inv: w.inv, limit: 1 << 20, eager: 0}
 		pr := &spawnOnce{w: w, s: s}
 		w.waitFor(pr, nil)
 		if n := w.deque.Local(); n != 0 || w.batch != nil {

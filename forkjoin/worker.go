@@ -34,15 +34,15 @@ type Worker struct {
 	// deque holds the worker's forks: the owner pushes and pops, other
 	// workers steal (stealFrom); wsdeque keeps the two ends apart.
 	deque  wsdeque.Deque[*job]
-	rng    uint64 // random's state
-	root   *root  // the invocation whose task is running; nil while idle
-	nTasks uint64 // tasks forked since the last flushStats (stats.go)
-	// curRoot mirrors root for other goroutines: helpers on other
+	rng    uint64      // random's state
+	inv    *invocation // the invocation whose task is running; nil while idle
+	nTasks uint64      // tasks forked since the last flushStats (stats.go)
+	// curInv mirrors inv for other goroutines: helpers on other
 	// workers, which steal from us while they wait only if we run their
-	// invocation (helpSteal), and checkLive. Stored only when root
-	// changes; loading it costs what loading root does.
-	curRoot atomic.Pointer[root]
-	labeled bool // the goroutine carries an invocation's profiler labels (setRoot)
+	// invocation (helpSteal), and checkLive. Stored only when inv
+	// changes; loading it costs what loading inv does.
+	curInv  atomic.Pointer[invocation]
+	labeled bool // the goroutine carries an invocation's profiler labels (setInv)
 
 	parking     // the worker's slot in the sleep protocol (sleep.go)
 	yieldClock  // when to yield the P (yield.go)
@@ -91,8 +91,8 @@ func (w *Worker) Context() context.Context {
 	if w == nil {
 		panic("forkjoin.Worker.Context: w is nil; pass the *Worker your task received")
 	}
-	if w.root != nil && w.root.ctx != nil {
-		return w.root.ctx
+	if w.inv != nil && w.inv.ctx != nil {
+		return w.inv.ctx
 	}
 	return context.Background()
 }
@@ -112,7 +112,7 @@ func (w *Worker) Canceled() bool {
 	if w == nil {
 		panic("forkjoin.Worker.Canceled: w is nil; pass the *Worker your task received")
 	}
-	return w.root != nil && w.root.canceled.Load()
+	return w.inv != nil && w.inv.canceled.Load()
 }
 
 // loop is the worker goroutine: run work while there is any, search a little
@@ -128,7 +128,7 @@ func (w *Worker) loop(parked bool) {
 			// A task called runtime.Goexit, which ends this goroutine
 			// whatever we do; runJob has failed the tasks it ended.
 			// Carry on in a new goroutine, so the pool keeps its workers.
-			w.setRoot(nil)
+			w.setInv(nil)
 			go w.loop(false)
 			return
 		}
@@ -288,9 +288,9 @@ func (w *Worker) runJob(j *job) {
 	if j.scope != w.doneScope {
 		w.flushScope()
 	}
-	saved := w.root
-	if j.root != saved {
-		w.setRoot(j.root)
+	saved := w.inv
+	if j.inv != saved {
+		w.setInv(j.inv)
 	}
 	w.offerFirst()
 	finished := false
@@ -304,12 +304,12 @@ func (w *Worker) runJob(j *job) {
 	}()
 	j.run.execute(w)
 	finished = true
-	if w.root != saved {
-		w.setRoot(saved)
+	if w.inv != saved {
+		w.setInv(saved)
 	}
 }
 
-// setRoot makes r the invocation w runs, for w.Canceled and for helpers
+// setInv makes r the invocation w runs, for w.Canceled and for helpers
 // deciding whether they may steal from w (helpSteal). Only w's goroutine
 // calls it. Lazy frames do not record their invocation, so those of the
 // invocation being left are promoted first.
@@ -319,12 +319,12 @@ func (w *Worker) runJob(j *job) {
 // pprof.Do), so that CPU profiles attribute the parallel work to the request
 // it serves. Switching labels costs a context lookup, paid only when the
 // invocation changes and one side has a context.
-func (w *Worker) setRoot(r *root) {
+func (w *Worker) setInv(r *invocation) {
 	if w.promoteAt < w.nframes {
-		w.promoteAll() // lazy frames are of w.root (heartbeat.go)
+		w.promoteAll() // lazy frames are of w.inv (heartbeat.go)
 	}
-	w.root = r
-	w.curRoot.Store(r)
+	w.inv = r
+	w.curInv.Store(r)
 	if r != nil && r.ctx != nil {
 		pprof.SetGoroutineLabels(r.ctx)
 		w.labeled = true
@@ -339,7 +339,7 @@ func (w *Worker) fork(j *job) {
 	if w.batch != nil {
 		w.closeBatch()
 	}
-	j.root = w.root
+	j.inv = w.inv
 	w.push(j)
 }
 
@@ -414,7 +414,7 @@ func (w *Worker) takeBackJoin(j *job) bool {
 // join or a scope's end.
 //
 // Helping is isolated by invocation: a waiting worker runs only tasks of the
-// invocation it is waiting in (w.root), never a root task from the injector
+// invocation it is waiting in (w.inv), never a root task from the injector
 // and never another invocation's task. Otherwise one caller's Join could run
 // another caller's whole computation on top of its frames, and a lock the
 // first holds across the Join would deadlock the second (rayon#592).
@@ -451,10 +451,10 @@ func (w *Worker) waitFor(pr probe, hint *job) {
 func (w *Worker) findHelp(hint *job) *job {
 	p := w.pool
 	if w.shared {
-		return p.shared.popNewestOf(w.root, &w.stats)
+		return p.shared.popNewestOf(w.inv, &w.stats)
 	}
 	if j, ok := w.deque.Pop(); ok {
-		if j.root == w.root {
+		if j.inv == w.inv {
 			return j
 		}
 		// Our invocation runs inline above another's (Invoke from a
@@ -483,7 +483,7 @@ func (w *Worker) findHelp(hint *job) *job {
 	}
 	// Jobs of ours that a helper of another invocation stole and sent to
 	// the injector (rehome); never a root.
-	return p.injector.popFrontOf(w.root)
+	return p.injector.popFrontOf(w.inv)
 }
 
 // helpSteal steals from v for a waiting w, only if v runs w's invocation.
@@ -491,11 +491,11 @@ func (w *Worker) findHelp(hint *job) *job {
 // brings in from another invocation goes to the injector, for idle workers,
 // instead of running on top of w's frames (rehome).
 func (w *Worker) helpSteal(v *Worker) *job {
-	if v.curRoot.Load() != w.root {
+	if v.curInv.Load() != w.inv {
 		return nil
 	}
 	j, n := w.stealFrom(v)
-	if j != nil && j.root != w.root {
+	if j != nil && j.inv != w.inv {
 		w.rehome(j, n-1)
 		return nil
 	}

@@ -16,7 +16,7 @@ import (
 // at two kinds of points:
 //
 //   - right after it finishes an invocation's root and wakes the caller
-//     (rootJob.complete), so that the caller, queued on this P, runs at once;
+//     (invokeJob.complete), so that the caller, queued on this P, runs at once;
 //   - at least every yieldInterval while it runs tasks, so that timers fire,
 //     canceled invocations learn of it, and other goroutines keep their
 //     latency; every oversubscribedYieldInterval instead while more of
@@ -167,7 +167,7 @@ func (w *Worker) schedCounts() (runnable, running, notInGo, procs uint64) {
 }
 
 // yieldNow yields w's P whatever the pool's size: after a root completes
-// the caller it woke is queued on this P (rootJob.complete). t is the time
+// the caller it woke is queued on this P (invokeJob.complete). t is the time
 // now.
 func (w *Worker) yieldNow(t time.Duration) {
 	w.lastYield = t
