@@ -11,7 +11,8 @@ import (
 
 // An invocation is the record of one Invoke, Run or InvokeContext: the
 // identity that isolates helping (a waiting worker runs only tasks of its
-// own invocation, see Worker.waitFor) and the context its tasks see. Every job records the invocation it belongs to.
+// own invocation, see Worker.waitFor) and the context its tasks see. Every
+// job records the invocation it belongs to.
 type invocation struct {
 	ctx context.Context // nil for Invoke and Run: context.Background
 	// canceled is set once ctx is done or the invocation this one is
