@@ -24,7 +24,14 @@ func (c poolConfig) String() string {
 }
 
 func (c poolConfig) new() *forkjoin.Pool {
-	return forkjoin.New(forkjoin.Workers(c.workers), forkjoin.WithMode(c.mode), forkjoin.WithSteal(c.steal))
+	return forkjoin.New(c.options()...)
+}
+
+// hangPool is c.new for a test that may hang in the pool (see withTimeout).
+func (c poolConfig) hangPool(t *testing.T) *forkjoin.Pool { return hangPool(t, c.options()...) }
+
+func (c poolConfig) options() []forkjoin.Option {
+	return []forkjoin.Option{forkjoin.Workers(c.workers), forkjoin.WithMode(c.mode), forkjoin.WithSteal(c.steal)}
 }
 
 func configs() []poolConfig {

@@ -137,8 +137,7 @@ func TestMixedRandomPrograms(t *testing.T) {
 		{forkjoin.SharedQueue, forkjoin.StealHalf, 4},
 	} {
 		t.Run(c.String(), func(t *testing.T) {
-			p := c.new()
-			defer p.Close()
+			p := c.hangPool(t)
 			withTimeout(t, 60*time.Second, func() {
 				for seed := range programs {
 					tree := randomTree(rand.New(rand.NewPCG(uint64(seed), 7)), depth)

@@ -44,8 +44,7 @@ func TestSpawnInOrderStackDepth(t *testing.T) {
 // not hold the scope's count until that task ends: the scope's owner would
 // wait for unrelated work, here for ever.
 func TestScopeCountNotHeldByBusyWorker(t *testing.T) {
-	p := forkjoin.New(forkjoin.Workers(2))
-	defer p.Close()
+	p := hangPool(t, forkjoin.Workers(2))
 	withTimeout(t, 10*time.Second, func() {
 		forkjoin.Run(p, func(w *forkjoin.Worker) {
 			sCh := make(chan *forkjoin.S)

@@ -28,8 +28,7 @@ func TestSleepWakeStress(t *testing.T) {
 		{forkjoin.SharedQueue, forkjoin.StealHalf, 5},
 	} {
 		t.Run(c.String(), func(t *testing.T) {
-			p := c.new()
-			defer p.Close()
+			p := c.hangPool(t)
 			withTimeout(t, 20*time.Second, func() {
 				var wg sync.WaitGroup
 				for g := range 2 { // two callers, so invocations also overlap
