@@ -60,6 +60,14 @@ func sortByKey[E any, K cmp.Ordered](w *forkjoin.Worker, s []E, key func(E) K) {
 	// Gather s in the new order into a buffer, and copy it back.
 	buf := make([]E, len(s))
 	pieces(w, len(s), func(lo, hi int) {
+		if p.via == nil { // the common case, without at's second lookup
+			v, mask := p.v[lo:hi], p.mask
+			out := buf[lo:hi]
+			for j, x := range v {
+				out[j] = s[x&mask]
+			}
+			return
+		}
 		for j := lo; j < hi; j++ {
 			buf[j] = s[p.at(j)]
 		}
