@@ -460,7 +460,8 @@ func ReduceW[T any](w *Worker, lo, hi int, zero T, mapf func(w *Worker, i int) T
 		panic("forkjoin.ReduceW: mapf and combine must not be nil")
 	}
 	if w != nil && w.nframes-w.promoteAt >= protectDepth {
-		// An inline loop, as in For, kept here for the recursive walk.
+		// reduceInline with mapw only, written out: a recursive walk pays
+		// the extra call and the per-element mapf test at every node.
 		acc := zero
 		for i := lo; i < hi; i++ {
 			if w.hbLeft--; w.hbLeft < 0 {
