@@ -326,30 +326,18 @@ func (f *Func[A, R]) joinFrame(w *Worker, j *funcJob[A, R], d int) R {
 	if fr.st == frameLazy || w.takeBack(&j.job) {
 		arg := j.arg
 		f.clear(j)
-		if j.latch.state.Load() != latchUnset {
-			j.reset()
-		}
-		top := d == w.nframes-1
-		if top {
-			w.popFrame(d) // f(arg)'s forks may use the slot
-		} else {
-			fr.st = frameRunning
-		}
+		top := w.runFrame(&j.job, d)
 		r, pe := callFunc(w, f.fn, arg)
-		if !top {
-			w.popFrame(d)
-		}
+		w.endFrame(d, top)
 		if pe != nil {
 			panic(pe)
 		}
 		return r
 	}
-	fr.st = frameWaiting
-	w.waitForJob(&j.job)
+	w.waitFrame(&j.job, d)
 	r, pe := j.res, j.panic
 	f.clear(j)
-	j.reset()
-	w.popFrame(d)
+	w.endWaitedFrame(&j.job, d)
 	if pe != nil {
 		panic(pe)
 	}

@@ -224,31 +224,19 @@ func (j *closureJob[T]) joinFrame(w *Worker, d int) T {
 		fn := j.fn
 		var r T
 		j.fn, j.res = nil, r
-		if j.latch.state.Load() != latchUnset {
-			j.reset()
-		}
-		top := d == w.nframes-1
-		if top {
-			w.popFrame(d) // fn's forks may use the slot
-		} else {
-			fr.st = frameRunning
-		}
+		top := w.runFrame(&j.job, d)
 		r, pe := call(w, fn)
-		if !top {
-			w.popFrame(d)
-		}
+		w.endFrame(d, top)
 		if pe != nil {
 			panic(pe)
 		}
 		return r
 	}
-	fr.st = frameWaiting
-	w.waitForJob(&j.job)
+	w.waitFrame(&j.job, d)
 	r, pe := j.res, j.panic
 	var zero T
 	j.fn, j.res = nil, zero
-	j.reset()
-	w.popFrame(d)
+	w.endWaitedFrame(&j.job, d)
 	if pe != nil {
 		panic(pe)
 	}

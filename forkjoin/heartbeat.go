@@ -388,6 +388,47 @@ func (w *Worker) popFrame(d int) {
 	}
 }
 
+// The join of a lazy fork or spawn whose frame d still holds its record j
+// (Func.joinFrame, closureJob.joinFrame) either runs the task itself, between
+// runFrame and endFrame, or waits for the thief that took it, between
+// waitFrame and endWaitedFrame.
+
+// runFrame readies frame d for its task to run here, after the caller took
+// the task's argument out of j: j's latch is reset if a promotion armed it,
+// and the frame is popped at once if it is the top one, so that the task's
+// own forks may use the slot (top is then true), else marked running.
+func (w *Worker) runFrame(j *job, d int) (top bool) {
+	if j.latch.state.Load() != latchUnset {
+		j.reset()
+	}
+	if d == w.nframes-1 {
+		w.popFrame(d)
+		return true
+	}
+	w.frames[d].st = frameRunning
+	return false
+}
+
+// endFrame ends frame d after its task ran here; top is runFrame's result.
+func (w *Worker) endFrame(d int, top bool) {
+	if !top {
+		w.popFrame(d)
+	}
+}
+
+// waitFrame waits for the thief running frame d's task j.
+func (w *Worker) waitFrame(j *job, d int) {
+	w.frames[d].st = frameWaiting
+	w.waitForJob(j)
+}
+
+// endWaitedFrame ends frame d after waitFrame, once the caller has read j's
+// result and cleared it.
+func (w *Worker) endWaitedFrame(j *job, d int) {
+	j.reset()
+	w.popFrame(d)
+}
+
 // slotRecord puts a free record of key in w's frame slot d, which holds
 // another kind's record or none, and returns it: from w's cache, else nil
 // (the caller makes one and calls setSlot). The record it replaces is free
