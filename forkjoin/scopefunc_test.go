@@ -129,12 +129,14 @@ func TestNestedSpawnRunsWhileSpawnerComputes(t *testing.T) {
 	defer p.Close()
 	for i := 0; i < 20 && !t.Failed(); i++ {
 		var ran, fbDone atomic.Bool
+		var parks atomic.Uint64 // the pool's parks when fb ended
 		forkjoin.Run(p, func(w *forkjoin.Worker) {
-			parks := p.Stats().Parks
 			forkjoin.Join(w, func(w *forkjoin.Worker) int {
 				// The other worker took fb (the task's first fork is
-				// offered at once); wait until it has parked again.
-				if !waitUntil(func() bool { return fbDone.Load() && p.Stats().Parks > parks }) {
+				// offered at once); wait until it has parked after
+				// fb (a park before fb, which the offer woke it from,
+				// does not count).
+				if !waitUntil(func() bool { return fbDone.Load() && p.Stats().Parks > parks.Load() }) {
 					t.Error("the other worker never parked")
 					return 0
 				}
@@ -145,7 +147,11 @@ func TestNestedSpawnRunsWhileSpawnerComputes(t *testing.T) {
 					}
 				})
 				return 0
-			}, func(*forkjoin.Worker) int { fbDone.Store(true); return 0 })
+			}, func(*forkjoin.Worker) int {
+				parks.Store(p.Stats().Parks)
+				fbDone.Store(true)
+				return 0
+			})
 		})
 	}
 }

@@ -149,25 +149,36 @@ func (w *Worker) park(pr probe) {
 	} else {
 		work = pr.done() || p.hasWorkFor(w, w.inv)
 	}
-	if !work && !p.shutdown.Load() {
+	blocked := !work && !p.shutdown.Load()
+	if blocked {
 		w.stats.parks.Add(1)
 		<-w.wake
 	}
-	if w.unpark() && pr != nil {
+	wokeForWork, signaled := w.unpark()
+	if signaled && !blocked {
+		// Whoever took w off the list sends it one wake-up: take it
+		// now, or w's next park would return at once, and w would be
+		// awake while it looks parked to the others' counts.
+		<-w.wake
+	}
+	if wokeForWork && pr != nil {
 		s.wakeIdle()
 	}
 }
 
-// unpark takes w off the parked list if nobody else did (a latch or a
-// scope wakes its owner directly, see wakeOwner), and reports whether a
-// producer's wakeOne chose w since it parked. Only w's goroutine calls it.
-func (w *Worker) unpark() (wokeForWork bool) {
+// unpark takes w off the parked list if nobody else did (a producer's
+// wakeOne, Close, or a latch or scope waking its owner: see wakeOwner), and
+// reports whether a producer's wakeOne chose w since it parked, and whether
+// anybody else took w off the list, which then sends w a wake-up. Only w's
+// goroutine calls it.
+func (w *Worker) unpark() (wokeForWork, signaled bool) {
 	s := &w.pool.sleep
 	s.mu.Lock()
+	signaled = !w.isParked
 	w.unlist()
 	wokeForWork, w.wokeForWork = w.wokeForWork, false
 	s.mu.Unlock()
-	return wokeForWork
+	return wokeForWork, signaled
 }
 
 // unlist removes w from the parked list if it is on it. The caller holds
