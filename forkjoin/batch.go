@@ -173,7 +173,7 @@ func spawnClosure(w *Worker, s *S, fn func(*Worker), d int) {
 	w.frames[d].st = frameLazy
 	w.nframes = d + 1
 	w.nTasks++
-	if w.hbLeft--; w.hbLeft < 0 || w.idleWaits() {
+	if w.ticksLeft--; w.ticksLeft < 0 || w.idleWaits() {
 		w.spawnBeat(d)
 	}
 }
@@ -195,7 +195,7 @@ func spawnFunc[A, R any](w *Worker, s *S, f *Func[A, R], a A, d int) {
 	w.frames[d].st = frameLazy
 	w.nframes = d + 1
 	w.nTasks++
-	if w.hbLeft--; w.hbLeft < 0 || w.idleWaits() {
+	if w.ticksLeft--; w.ticksLeft < 0 || w.idleWaits() {
 		w.spawnBeat(d)
 	}
 }

@@ -94,7 +94,7 @@ func For(w *Worker, lo, hi int, body func(w *Worker, i int)) {
 		// An inline loop, as forInline, kept here: For over a node's few
 		// children is a tree walk's every step.
 		for i := lo; i < hi; i++ {
-			if w.hbLeft--; w.hbLeft < 0 {
+			if w.ticksLeft--; w.ticksLeft < 0 {
 				if stop, split := w.loopBeat(span(i, hi)); stop {
 					return
 				} else if split {
@@ -152,7 +152,7 @@ func forInline(w *Worker, lo, hi, grain int, each func(*Worker, int), rng func(*
 				c = int(left) // below c, so an int
 			}
 		}
-		if w.hbLeft--; w.hbLeft < 0 {
+		if w.ticksLeft--; w.ticksLeft < 0 {
 			if stop, split := w.loopBeat((left-1)/uint(c) + 1); stop {
 				return
 			} else if split {
@@ -245,7 +245,7 @@ func (w *Worker) runLoop(l *loopJob, d int) {
 	chunk := 1
 	for {
 		for l.at < l.hi {
-			if w.hbLeft--; (w.hbLeft < 0 || w.beat.Load()) && w.forkBeat(d) {
+			if w.ticksLeft--; (w.ticksLeft < 0 || w.beat.Load()) && w.forkBeat(d) {
 				l.hi = l.at // canceled: start nothing more
 				break
 			}
@@ -464,7 +464,7 @@ func ReduceW[T any](w *Worker, lo, hi int, zero T, mapf func(w *Worker, i int) T
 		// the extra call and the per-element mapf test at every node.
 		acc := zero
 		for i := lo; i < hi; i++ {
-			if w.hbLeft--; w.hbLeft < 0 {
+			if w.ticksLeft--; w.ticksLeft < 0 {
 				if stop, split := w.loopBeat(span(i, hi)); stop {
 					return acc
 				} else if split {
@@ -501,7 +501,7 @@ func reduce[T any](w *Worker, name string, lo, hi int, zero T, mapf func(int) T,
 func reduceInline[T any](w *Worker, lo, hi int, zero T, mapf func(int) T, mapw func(*Worker, int) T, combine func(x, y T) T) T {
 	acc := zero
 	for i := lo; i < hi; i++ {
-		if w.hbLeft--; w.hbLeft < 0 {
+		if w.ticksLeft--; w.ticksLeft < 0 {
 			if stop, split := w.loopBeat(span(i, hi)); stop {
 				return acc
 			} else if split {
@@ -582,7 +582,7 @@ func runReduce[T any](w *Worker, l *reduceJob[T], d int) T {
 	acc := l.zero
 	for {
 		for l.at < l.hi {
-			if w.hbLeft--; (w.hbLeft < 0 || w.beat.Load()) && w.forkBeat(d) {
+			if w.ticksLeft--; (w.ticksLeft < 0 || w.beat.Load()) && w.forkBeat(d) {
 				l.hi = l.at // canceled: start nothing more
 				break
 			}

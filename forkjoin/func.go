@@ -101,8 +101,8 @@ func (f *Func[A, R]) Join(w *Worker, a, b A) (ra, rb R) {
 			}
 			return f.joinLazy(w, a, b, w.nframes)
 		}
-		// Inline, but the heartbeat is due (hbLeft is 0): check first.
-		w.hbLeft--
+		// Inline, but the heartbeat is due (ticksLeft is 0): check first.
+		w.ticksLeft--
 		if w.heartbeat() {
 			return ra, rb
 		}
@@ -142,8 +142,8 @@ func (f *Func[A, R]) Join(w *Worker, a, b A) (ra, rb R) {
 // from w's task, as Join: on another goroutine it reads w's frames as
 // racily as Join's inline path does.
 func (w *Worker) Inline() bool {
-	if w != nil && w.nframes-w.promoteAt >= protectDepth && w.hbLeft > 0 {
-		w.hbLeft--
+	if w != nil && w.nframes-w.promoteAt >= protectDepth && w.ticksLeft > 0 {
+		w.ticksLeft--
 		w.nTasks++
 		return true
 	}
@@ -227,7 +227,7 @@ func (f *Func[A, R]) forkLazy(w *Worker, a A, d int) Forked[A, R] {
 	fj.arg = a
 	w.frames[d].st = frameLazy
 	w.nframes = d + 1
-	if w.hbLeft--; (w.hbLeft < 0 || w.idleWaits()) && w.forkBeat(d) {
+	if w.ticksLeft--; (w.ticksLeft < 0 || w.idleWaits()) && w.forkBeat(d) {
 		f.clear(fj)
 		w.popFrame(d)
 		return Forked[A, R]{gen: 1}
@@ -371,7 +371,7 @@ func (f *Func[A, R]) joinLazy(w *Worker, a, b A, d int) (ra, rb R) {
 	fj.arg = b
 	fr.st = frameLazy
 	w.nframes = d + 1
-	if w.hbLeft--; (w.hbLeft < 0 || w.idleWaits()) && w.forkBeat(d) {
+	if w.ticksLeft--; (w.ticksLeft < 0 || w.idleWaits()) && w.forkBeat(d) {
 		f.clear(fj)
 		w.popFrame(d)
 		return ra, rb

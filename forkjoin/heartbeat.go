@@ -103,19 +103,19 @@ import (
 // stolen task of another one) does the same, so lazy frames need not
 // record their invocation.
 //
-// The heartbeat. Each worker keeps its own clock: every hbEvery forks it
-// reads the time, and promotes a frame if heartbeatPeriod has passed since
-// its last promotion; hbEvery adapts, so that the clock is read about every
-// checkPeriod whatever the grain of the forks. A worker that finds a
-// victim's deque empty sets the victim's beat flag (stealFrom), which the
-// victim reads every hbStride forks or sooner: a hungry worker gets the
-// victim's oldest frame within a few forks instead of at the next heartbeat.
-// Nothing ticks while the pool is idle. (A ticking goroutine setting the
-// flags instead needs a P to run on: with every P running a worker, Go runs
-// it only when one of them enters the scheduler.)
+// The heartbeat. A worker promotes a frame if heartbeatPeriod has passed
+// since its last promotion, which it learns at a read of its clock
+// (clock.go), about every checkPeriod whatever the grain of the forks. A
+// worker that finds a victim's deque empty sets the victim's beat flag
+// (stealFrom), which the victim reads at every check, every hbStride ticks
+// or sooner: a hungry worker gets the victim's oldest frame within a few
+// forks instead of at the next heartbeat. Nothing ticks while the pool is
+// idle. (A ticking goroutine setting the flags instead needs a P to run on:
+// with every P running a worker, Go runs it only when one of them enters
+// the scheduler.)
 //
-// The heartbeat check is also where a lazy fork sees its invocation's
-// cancellation: every hbStride forks, or every fork once it was seen.
+// The check is also where a lazy fork sees its invocation's cancellation:
+// every hbStride ticks, or every fork once it was seen.
 
 const (
 	// lazyDepth is the most frames a worker holds; forks beyond it are
@@ -126,20 +126,12 @@ const (
 	// and 16, 8 measured best (docs/benchmarks.md): more makes one worker
 	// pay for lazy frames it never needs, fewer leave thieves less to steal.
 	protectDepth = 8
-	// maxCheckEvery is the largest hbEvery, in forks.
-	maxCheckEvery = 1 << 12
-	// hbStride is the most forks between two looks at the beat flag and
-	// the invocation's cancellation.
-	hbStride = 32
 )
 
-// The heartbeat's periods, in nanoseconds: the time between promotions,
-// and the time between reads of the clock that hbEvery aims at. Variables
-// only so that tests can make every fork promote; read on the slow path.
-var (
-	heartbeatPeriod = int64(100 * time.Microsecond)
-	checkPeriod     = int64(20 * time.Microsecond)
-)
+// heartbeatPeriod is the time between promotions, in nanoseconds. A
+// variable only so that tests can make every fork promote; read on the
+// slow path.
+var heartbeatPeriod = int64(100 * time.Microsecond)
 
 // lazyFrames is a worker's lazy forks and the heartbeat that promotes
 // them. Owner only; a thief sees a frame's record only once promotion has
@@ -148,13 +140,7 @@ type lazyFrames struct {
 	// frames[:nframes] are the pending lazy forks, oldest first; none
 	// below promoteAt may be promoted any more.
 	nframes, promoteAt int
-	// hbLeft counts forks down to the next heartbeat check; hbStrides
-	// counts checks down to the next clock read, every hbEvery forks;
-	// hbCheck and hbLast are the times of the last clock read and of the
-	// last promotion.
-	hbLeft             int
-	hbStrides, hbEvery int
-	hbCheck, hbLast    int64
+	lastBeat           int64  // the time of the last heartbeat (clock.go's nanotime)
 	nPromoted          uint64 // frames promoted, for tests and benchmarks
 	offer              bool   // promote the next fork's frame at once (offerFirst)
 	frames             [lazyDepth]lazyFrame
@@ -197,16 +183,12 @@ const (
 	frameDone                       // ended below a frame still pending: a hole, popped with the frames above
 )
 
-// nanotime reads the monotonic clock, in the workers' common origin
-// (yield.go's epoch).
-func nanotime() int64 { return int64(now()) }
-
-// heartbeat runs every hbStride forks or fewer (every fork, when forks are
-// slow). It reports whether the invocation is canceled. Otherwise it
-// promotes the oldest lazy frame if another worker asked for work, or, every
-// hbEvery forks, reads the clock and promotes one if heartbeatPeriod has
-// passed since the last time and a worker is looking for work or parked.
-// Only w's goroutine calls it.
+// heartbeat runs at a check (clock.go): every hbStride ticks or fewer
+// (every fork, when forks are slow). It reports whether the invocation is
+// canceled. Otherwise it promotes the oldest lazy frame if another worker
+// asked for work, or, at a clock read, if heartbeatPeriod has passed since
+// the last heartbeat and a worker is looking for work or parked. Only w's
+// goroutine calls it.
 func (w *Worker) heartbeat() (canceled bool) {
 	canceled, promote := w.beatDue()
 	if promote {
@@ -222,41 +204,22 @@ func (w *Worker) heartbeat() (canceled bool) {
 // it.
 func (w *Worker) beatDue() (canceled, promote bool) {
 	if w.inv.canceled.Load() {
-		w.hbLeft = 0 // look again at every fork until the invocation is gone
+		w.ticksLeft = 0 // look again at every fork until the invocation is gone
 		return true, false
 	}
 	if w.beat.Load() {
 		w.beat.Store(false)
 		promote = true
 	}
-	if w.hbStrides--; w.hbStrides <= 0 {
-		now := nanotime()
-		switch el := now - w.hbCheck; {
-		case el < checkPeriod/2:
-			if w.hbEvery < maxCheckEvery {
-				w.hbEvery = 2*w.hbEvery + 1
-			}
-		case el > 2*checkPeriod:
-			w.hbEvery = int(int64(w.hbEvery) * checkPeriod / el)
-		}
-		w.hbCheck = now
-		w.hbStrides = w.hbEvery/hbStride + 1
-		if now-w.hbLast >= heartbeatPeriod {
-			// Promote only for a worker that looks for work or is
-			// parked (it asks, through the beat flag, once it
-			// searches): while every worker is busy, a promotion
-			// would only move the frontier down and make the forks
-			// below it lazy. A period of 0 (tests) always promotes.
-			w.hbLast = now
-			promote = promote || heartbeatPeriod == 0 || w.pool.sleep.hungry()
-		}
-		// Lazy forks do not tick (yield.go): this clock read serves the
-		// yield rule for them.
-		if t := time.Duration(now); t-w.lastYield >= yieldInterval {
-			w.yield(t)
-		}
+	if now, read := w.checkClock(); read && now-w.lastBeat >= heartbeatPeriod {
+		// Promote only for a worker that looks for work or is parked
+		// (it asks, through the beat flag, once it searches): while
+		// every worker is busy, a promotion would only move the
+		// frontier down and make the forks below it lazy. A period of
+		// 0 (tests) always promotes.
+		w.lastBeat = now
+		promote = promote || heartbeatPeriod == 0 || w.pool.sleep.hungry()
 	}
-	w.hbLeft = min(w.hbEvery, hbStride-1)
 	return false, promote
 }
 
@@ -323,19 +286,24 @@ func (w *Worker) requestBeat() {
 }
 
 // forkBeat is the heartbeat of a fork that pushed frame d: due every
-// hbStride forks, and at the first fork of a root or stolen task that a
+// hbStride ticks, and at the first fork of a root or stolen task that a
 // worker with no frames runs (offerFirst), which is the largest piece it
-// will hold and is offered at once. Between heartbeats it runs for a worker
-// that waits for work while w's deque has none (idleWaits), and promotes
-// the oldest lazy frame. It reports whether the invocation is canceled.
+// will hold and is offered at once. It promotes the oldest lazy frame
+// whenever a worker waits for work while w's deque has none (idleWaits),
+// at a heartbeat as between them. It reports whether the invocation is
+// canceled.
 // Only w's goroutine calls it.
 func (w *Worker) forkBeat(d int) (canceled bool) {
-	if w.hbLeft >= 0 {
+	if w.ticksLeft >= 0 {
 		w.promoteOldest()
 		return false
 	}
-	if w.heartbeat() {
+	canceled, promote := w.beatDue()
+	if canceled {
 		return true
+	}
+	if promote || w.idleWaits() {
+		w.promoteOldest()
 	}
 	if w.offer {
 		w.offer = false
@@ -367,7 +335,7 @@ func (w *Worker) idleWaits() bool {
 func (w *Worker) offerFirst() {
 	if w.nframes == 0 {
 		w.offer = true
-		w.hbLeft = 0 // the next fork's countdown runs forkBeat
+		w.ticksLeft = 0 // the next fork's countdown runs forkBeat
 	}
 }
 

@@ -10,7 +10,7 @@ import (
 // inlineRun is what inlineDepth observed: how often Inline said true, and
 // how often its answer differed from the inline join's own test, read from
 // the worker just before the call (the frontier, nframes-promoteAt >=
-// protectDepth, and the heartbeat countdown, hbLeft > 0).
+// protectDepth, and the heartbeat countdown, ticksLeft > 0).
 type inlineRun struct {
 	trues, wrong int
 }
@@ -21,7 +21,7 @@ func inlineDepth(w *Worker, d int, r *inlineRun) {
 	if d == 0 {
 		return
 	}
-	want := w.nframes-w.promoteAt >= protectDepth && w.hbLeft > 0
+	want := w.nframes-w.promoteAt >= protectDepth && w.ticksLeft > 0
 	got := w.Inline()
 	if got != want {
 		r.wrong++

@@ -107,7 +107,7 @@ func (j *invokeJob[T]) complete(w *Worker) {
 	close(j.done)
 	j.pool.active.Done()
 	// The caller is now queued on our P: let it run before we look for
-	// more work (yield.go), oversubscribed or not.
+	// more work (clock.go), oversubscribed or not.
 	w.yieldNow(now())
 }
 

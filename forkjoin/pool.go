@@ -79,12 +79,11 @@ func New(opts ...Option) *Pool {
 // spares).
 func (p *Pool) newWorker(id int) *Worker {
 	return &Worker{
-		pool:       p,
-		id:         id,
-		shared:     p.mode == SharedQueue,
-		rng:        p.seed + uint64(id)*0x9E3779B97F4A7C15 | 1,
-		parking:    parking{wake: make(chan struct{}, 1)},
-		yieldClock: yieldClock{tickEvery: 64},
+		pool:    p,
+		id:      id,
+		shared:  p.mode == SharedQueue,
+		rng:     p.seed + uint64(id)*0x9E3779B97F4A7C15 | 1,
+		parking: parking{wake: make(chan struct{}, 1)},
 	}
 }
 

@@ -45,7 +45,7 @@ type Worker struct {
 	labeled bool // the goroutine carries an invocation's profiler labels (setInv)
 
 	parking     // the worker's slot in the sleep protocol (sleep.go)
-	yieldClock  // when to yield the P (yield.go)
+	clock       // when to check, read the time, yield the P (clock.go)
 	taskForks   // the running task's open spawn batch and unjoined forks (task.go)
 	lazyFrames  // lazy forks and the heartbeat that promotes them (heartbeat.go)
 	recordCache // free records, and records to give back (records.go)

@@ -60,14 +60,14 @@ func TestPWanted(t *testing.T) {
 		{0, 1, 0, 4, false},
 		{0, 3, 1, 4, true},
 	} {
-		w := &Worker{yieldClock: yieldClock{readSched: fakeSched(c.runnable, c.running, c.notInGo, c.procs)}}
+		w := &Worker{clock: clock{readSched: fakeSched(c.runnable, c.running, c.notInGo, c.procs)}}
 		if got := w.pWanted(0); got != c.want {
 			t.Errorf("pWanted with %d runnable, %d running, %d not in Go, %d Ps = %v, want %v",
 				c.runnable, c.running, c.notInGo, c.procs, got, c.want)
 		}
 	}
 	// A no holds for yieldInterval without another reading.
-	w := &Worker{yieldClock: yieldClock{readSched: fakeSched(0, 1, 0, 2)}}
+	w := &Worker{clock: clock{readSched: fakeSched(0, 1, 0, 2)}}
 	w.pWanted(0)
 	w.readSched = fakeSched(1, 1, 0, 2)
 	if w.pWanted(yieldInterval / 2) {
@@ -118,7 +118,7 @@ func TestYieldWhileEveryPIsBusy(t *testing.T) {
 }
 
 // BenchmarkSchedCounts measures pWanted's reading of runtime/metrics, which
-// yield.go puts at about 200 ns and asks at most once per yieldInterval.
+// clock.go puts at about 200 ns and asks at most once per yieldInterval.
 func BenchmarkSchedCounts(b *testing.B) {
 	w := &Worker{}
 	b.ReportAllocs()

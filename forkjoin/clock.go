@@ -6,6 +6,21 @@ import (
 	"time"
 )
 
+// The worker's clock.
+//
+// A worker reads the time for two decisions: whether to yield its P (the
+// yield rule below) and whether to promote a lazy frame (the heartbeat,
+// heartbeat.go). Reading the clock at every fork would cost more than the
+// fork, so one countdown serves both: every scheduling point (a fork of any
+// kind, a job started, a loop leaf) counts a tick, and when ticksLeft runs
+// out, at most every hbStride ticks, the worker checks: a lazy fork looks at
+// its invocation's cancellation and at the beat flag (beatDue), an eager
+// point does the same through tick. Every ticksPerRead ticks a check reads
+// the clock; ticksPerRead adapts so that reads come about every checkPeriod,
+// whatever the grain of the work: one read per some hundreds of tiny forks,
+// one per leaf of a loop whose leaves are long. The read applies the yield
+// rule, and the heartbeat compares it with its last promotion.
+//
 // Sharing Ps with the program.
 //
 // A pool's workers are goroutines, one per P by default, and a busy worker
@@ -17,41 +32,44 @@ import (
 //
 //   - right after it finishes an invocation's root and wakes the caller
 //     (invokeJob.complete), so that the caller, queued on this P, runs at once;
-//   - at least every yieldInterval while it runs tasks, so that timers fire,
-//     canceled invocations learn of it, and other goroutines keep their
-//     latency; every oversubscribedYieldInterval instead while more of
-//     the pool's workers are awake than there are Ps (awake), when the Ps
-//     already rotate among them, or while a P is idle and nobody waits for
-//     one (pWanted). Reading the clock at every
-//     fork would cost more than the fork, so the worker counts ticks
-//     (forks, spawns, tasks started, adaptive loop leaves) and reads the
-//     clock once every tickEvery ticks, adapting tickEvery so that reads
-//     come about every clockEvery: one clock read per some hundreds of tiny
-//     forks, one per leaf of a loop whose leaves are long.
-//
-// Lazy and inline forks and loops (heartbeat.go, for.go) do not tick:
-// they read the same clock on
-// their own adaptive schedule in heartbeat's beatDue, which applies the
-// same yield rule.
+//   - at a clock read, once yieldInterval has passed since it last yielded,
+//     so that timers fire, canceled invocations learn of it, and other
+//     goroutines keep their latency; every oversubscribedYieldInterval
+//     instead while more of the pool's workers are awake than there are Ps
+//     (awake), when the Ps already rotate among them, or while a P is idle
+//     and nobody waits for one (pWanted).
 //
 // Gosched puts the worker at the back of the global run queue; with nothing
 // else to run it is back at once (about 100 ns, at most once per
 // yieldInterval).
 const (
-	yieldInterval = 200 * time.Microsecond // longest run without a yield while somebody may wait for the P, give or take clockEvery
+	yieldInterval = 200 * time.Microsecond // longest run without a yield while somebody may wait for the P, give or take checkPeriod
 	// oversubscribedYieldInterval replaces it while the pool is
 	// oversubscribed (see awake) or nobody waits for a P (pWanted).
 	oversubscribedYieldInterval = time.Millisecond
-	clockEvery                  = 20 * time.Microsecond // target time between clock reads
-	maxTickEvery                = 1 << 12
+	// hbStride is the most ticks between two checks, and so between two
+	// looks at the beat flag and at the invocation's cancellation.
+	hbStride = 32
+	// maxTicksPerRead is the largest ticksPerRead.
+	maxTicksPerRead = 1 << 12
 )
 
-// yieldClock is a worker's clock for the yield rule. Owner only.
-type yieldClock struct {
-	ticks     int32 // ticks left before the next clock read
-	tickEvery int32 // the budget ticks is reset to, adapted to aim at clockEvery
-	// The times of the last clock read and of the last yield.
-	lastClock, lastYield time.Duration
+// checkPeriod is the time between reads of the clock that ticksPerRead
+// aims at, in nanoseconds. A variable only so that tests can change it;
+// read on the slow path.
+var checkPeriod = int64(20 * time.Microsecond)
+
+// clock is a worker's clock and the state of the yield rule. Owner only.
+type clock struct {
+	// ticksLeft counts ticks down to the next check; a lazy fork
+	// decrements it inline and checks once it is negative.
+	ticksLeft int
+	// checksLeft counts checks down to the next clock read, every
+	// ticksPerRead ticks; lastRead and lastYield are the times of the last
+	// clock read and of the last yield.
+	checksLeft, ticksPerRead int
+	lastRead                 int64
+	lastYield                time.Duration
 	// GOMAXPROCS as last read, and the awake calls left before it is
 	// read again.
 	procs, procsLeft int
@@ -66,31 +84,59 @@ var epoch = time.Now()
 
 func now() time.Duration { return time.Since(epoch) }
 
-// tick counts one scheduling point (a fork, a spawn, a task started, a loop
-// leaf) and yields the P when the worker has run for yieldInterval since it
-// last did. Only w's goroutine calls it.
+// nanotime reads the monotonic clock, in nanoseconds since epoch.
+func nanotime() int64 { return int64(now()) }
+
+// tick counts one eager scheduling point (a push, a job started, a leaf of
+// an eager loop) and checks when the countdown runs out. Only w's
+// goroutine calls it.
 func (w *Worker) tick() {
-	if w.ticks--; w.ticks > 0 {
-		return
+	if w.ticksLeft--; w.ticksLeft < 0 {
+		w.tickCheck()
 	}
-	w.readClock()
 }
 
-// readClock is tick's slow path: read the clock, adapt the tick budget to
-// the time the last one took, and yield if it is time.
-func (w *Worker) readClock() {
-	t := now()
-	switch dt := t - w.lastClock; {
-	case dt > 2*clockEvery && w.tickEvery > 1:
-		w.tickEvery /= 2
-	case dt < clockEvery/2 && w.tickEvery < maxTickEvery:
-		w.tickEvery *= 2
+// tickCheck is tick's slow path: the heartbeat while w runs an invocation
+// (an eager point may promote as a fork does; the cancellation it reports
+// is for lazy forks, which stop at it, and eager points check their own),
+// else the clock alone.
+func (w *Worker) tickCheck() {
+	if w.inv == nil {
+		w.checkClock()
+		return
 	}
-	w.lastClock = t
-	w.ticks = w.tickEvery
-	if t-w.lastYield >= yieldInterval {
+	w.heartbeat()
+}
+
+// checkClock counts one check, and reads the clock if one is due: then it
+// reports the time, having applied the yield rule. It restarts the tick
+// countdown. Only w's goroutine calls it.
+func (w *Worker) checkClock() (now int64, read bool) {
+	if w.checksLeft--; w.checksLeft <= 0 {
+		now, read = w.readClock(), true
+	}
+	w.ticksLeft = min(w.ticksPerRead, hbStride-1)
+	return now, read
+}
+
+// readClock reads the clock, adapts ticksPerRead to the time since the
+// last read, yields if it is time, and returns the time read.
+func (w *Worker) readClock() int64 {
+	now := nanotime()
+	switch el := now - w.lastRead; {
+	case el < checkPeriod/2:
+		if w.ticksPerRead < maxTicksPerRead {
+			w.ticksPerRead = 2*w.ticksPerRead + 1
+		}
+	case el > 2*checkPeriod:
+		w.ticksPerRead = int(int64(w.ticksPerRead) * checkPeriod / el)
+	}
+	w.lastRead = now
+	w.checksLeft = w.ticksPerRead/hbStride + 1
+	if t := time.Duration(now); t-w.lastYield >= yieldInterval {
 		w.yield(t)
 	}
+	return now
 }
 
 // yield lets the other goroutines queued on w's P run. t is the time now;
