@@ -225,6 +225,7 @@ func BenchmarkMap(b *testing.B) {
 		}
 		sinkS = r
 	})
+	loopCase(b, "serial-func", func() { sinkS = mapFunc(s, mul3add1) })
 	loopCase(b, "par.Map", func() { sinkS = par.Map(s, mul3add1) })
 	// The bandwidth floor: a copy into a slice made once.
 	dst := make([]uint64, len(s))
