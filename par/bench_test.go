@@ -225,6 +225,7 @@ func BenchmarkMap(b *testing.B) {
 		}
 		sinkS = r
 	})
+	loopCase(b, "serial-func", func() { sinkS = mapFunc(s, mul3add1) })
 	loopCase(b, "par.Map", func() { sinkS = par.Map(s, mul3add1) })
 	// The bandwidth floor: a copy into a slice made once.
 	dst := make([]uint64, len(s))
@@ -239,6 +240,7 @@ func BenchmarkReduce(b *testing.B) {
 	loopCase(b, "serial", func() {
 		sinkU = sumShr3(s)
 	})
+	loopCase(b, "serial-func", func() { sinkU = reduceFunc(s, 0, shr3, add) })
 	loopCase(b, "par.Reduce", func() { sinkU = par.Reduce(s, 0, shr3, add) })
 	loopCase(b, "par.ReduceRange", func() { sinkU = reduceRangeShr3(s) })
 }
@@ -250,6 +252,44 @@ func sumShr3(s []uint64) uint64 {
 		acc += x >> 3
 	}
 	return acc
+}
+
+// The serial-func rows are the floor of a signature that takes function
+// values: the hand-written loop through helpers that call them per element,
+// as par does, and that the compiler keeps out of the caller (go:noinline),
+// so that it cannot see which functions the values hold and inline them
+// into the loop. What a par row costs beyond its serial-func row is par's;
+// what serial-func costs beyond serial is the calls'.
+
+// mapFunc is the serial map through f.
+//
+//go:noinline
+func mapFunc[E, R any](s []E, f func(E) R) []R {
+	r := make([]R, len(s))
+	for i, x := range s {
+		r[i] = f(x)
+	}
+	return r
+}
+
+// reduceFunc is the serial reduce through mapf and combine.
+//
+//go:noinline
+func reduceFunc[E, R any](s []E, zero R, mapf func(E) R, combine func(R, R) R) R {
+	acc := zero
+	for _, x := range s {
+		acc = combine(acc, mapf(x))
+	}
+	return acc
+}
+
+// forFunc is the serial loop through body.
+//
+//go:noinline
+func forFunc(n int, body func(i int)) {
+	for i := range n {
+		body(i)
+	}
 }
 
 // reduceRangeShr3 is sumShr3 through par.ReduceRange, the loop in the body.
@@ -317,6 +357,9 @@ func BenchmarkFor(b *testing.B) {
 					out[i] = workloads.TinyTask(uint64(i), weight)
 				}
 			})
+			loopCase(b, "serial-func", func() {
+				forFunc(len(out), func(i int) { out[i] = workloads.TinyTask(uint64(i), weight) })
+			})
 			loopCase(b, "par.For", func() {
 				par.For(len(out), func(i int) { out[i] = workloads.TinyTask(uint64(i), weight) })
 			})
@@ -376,6 +419,7 @@ func BenchmarkHandlers(b *testing.B) {
 		}
 		return sum
 	})
+	handle(b, "serial-func", func() uint64 { return reduceFunc(mapFunc(s, mul3add1), 0, shr3, add) })
 	handle(b, "par.Map+Reduce", func() uint64 { return par.Reduce(par.Map(s, mul3add1), 0, shr3, add) })
 	// The map fused into the sum: no slice between them, serially and
 	// with par.
