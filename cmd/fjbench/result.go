@@ -98,7 +98,7 @@ var schedulers = map[string]string{
 	"func-go":     "one Scope, a Func.Go per child",
 	"reducew":     "ReduceW over every node's children",
 	"fork-inline": "Func.Fork per child beside Worker.Inline",
-	"join-inline": "Func.Join over halves of the child list, with Worker.Inline",
+	"join-inline": "Func.Join over halves of the child list; a serial loop where Worker.Inline says true",
 	"merge":       "merge sort",
 	"quick":       "quicksort",
 	"func":        "Func.Join",

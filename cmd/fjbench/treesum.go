@@ -42,7 +42,7 @@ func runTreeSum(cfg *config, b *bench) (Section, error) {
 		"-spawns a Spawn per child, -scope-go one Scope and an s.Go per child, -func-go the same with Func.Go, "+
 		"-for forkjoin.For over every node's children, -reducew forkjoin.ReduceW over them, "+
 		"-fork-inline Func.Fork per child beside Worker.Inline, -join-inline Func.Join over halves of the child "+
-		"lists with Inline; par-for nests par.For in the default pool's tasks (its worker count is the default pool's).")
+		"lists, a serial loop where Inline says true; par-for nests par.For in the default pool's tasks (its worker count is the default pool's).")
 	return sec, b.err
 }
 

@@ -206,8 +206,9 @@ var joinWalk *forkjoin.Func[span, Tot]
 func init() { joinWalk = forkjoin.NewFunc(joinWalkBody) }
 
 // WalkJoin walks the tree with Func.Join over halves of every child list,
-// as the Rayon peer's join walk does, making the joins that would run
-// inline as direct calls (Worker.Inline).
+// as the Rayon peer's join walk does, except where a join would run inline
+// (Worker.Inline): there it walks the span's children one by one, as the
+// serial recursion does.
 func (t *Tree) WalkJoin(w *forkjoin.Worker) Tot {
 	s := t.Visit(0)
 	if lo, hi := t.Start[0], t.Start[1]; lo < hi {
@@ -220,18 +221,27 @@ func (t *Tree) WalkJoin(w *forkjoin.Worker) Tot {
 // span of at least one.
 func joinWalkBody(w *forkjoin.Worker, a span) Tot {
 	if a.hi-a.lo == 1 {
-		i := a.t.Kids[a.lo]
-		s := a.t.Visit(i)
-		if lo, hi := a.t.Start[i], a.t.Start[i+1]; lo < hi {
-			s = s.Add(joinWalkBody(w, span{a.t, lo, hi}))
+		return joinWalkChild(w, a.t, a.t.Kids[a.lo])
+	}
+	if w.Inline() {
+		// The join would run inline: walk the children one by one, as
+		// the serial recursion does, instead of halving the span.
+		var s Tot
+		for _, i := range a.t.Kids[a.lo:a.hi] {
+			s = s.Add(joinWalkChild(w, a.t, i))
 		}
 		return s
 	}
 	mid := a.lo + (a.hi-a.lo)/2
-	l, r := span{a.t, a.lo, mid}, span{a.t, mid, a.hi}
-	if w.Inline() {
-		return joinWalkBody(w, l).Add(joinWalkBody(w, r))
-	}
-	x, y := joinWalk.Join(w, l, r)
+	x, y := joinWalk.Join(w, span{a.t, a.lo, mid}, span{a.t, mid, a.hi})
 	return x.Add(y)
+}
+
+// joinWalkChild walks the subtree of node i for joinWalkBody.
+func joinWalkChild(w *forkjoin.Worker, t *Tree, i int32) Tot {
+	s := t.Visit(i)
+	if lo, hi := t.Start[i], t.Start[i+1]; lo < hi {
+		s = s.Add(joinWalkBody(w, span{t, lo, hi}))
+	}
+	return s
 }
