@@ -13,7 +13,7 @@ import (
 // heartbeat.go). Reading the clock at every fork would cost more than the
 // fork, so one countdown serves both: every scheduling point (a fork of any
 // kind, a job started, a loop leaf) counts a tick, and when ticksLeft runs
-// out, at most every hbStride ticks, the worker checks: a lazy fork looks at
+// out, at most every checkStride ticks, the worker checks: a lazy fork looks at
 // its invocation's cancellation and at the beat flag (beatDue), an eager
 // point does the same through tick. Every ticksPerRead ticks a check reads
 // the clock; ticksPerRead adapts so that reads come about every checkPeriod,
@@ -47,17 +47,17 @@ const (
 	// oversubscribedYieldInterval replaces it while the pool is
 	// oversubscribed (see awake) or nobody waits for a P (pWanted).
 	oversubscribedYieldInterval = time.Millisecond
-	// hbStride is the most ticks between two checks, and so between two
+	// checkStride is the most ticks between two checks, and so between two
 	// looks at the beat flag and at the invocation's cancellation.
-	hbStride = 32
+	checkStride = 32
 	// maxTicksPerRead is the largest ticksPerRead.
 	maxTicksPerRead = 1 << 12
 )
 
 // checkPeriod is the time between reads of the clock that ticksPerRead
-// aims at, in nanoseconds. A variable only so that tests can change it;
-// read on the slow path.
-var checkPeriod = int64(20 * time.Microsecond)
+// aims at. A variable only so that tests can change it; read on the slow
+// path.
+var checkPeriod = 20 * time.Microsecond
 
 // clock is a worker's clock and the state of the yield rule. Owner only.
 type clock struct {
@@ -68,8 +68,7 @@ type clock struct {
 	// ticksPerRead ticks; lastRead and lastYield are the times of the last
 	// clock read and of the last yield.
 	checksLeft, ticksPerRead int
-	lastRead                 int64
-	lastYield                time.Duration
+	lastRead, lastYield      time.Duration
 	// GOMAXPROCS as last read, and the awake calls left before it is
 	// read again.
 	procs, procsLeft int
@@ -83,9 +82,6 @@ type clock struct {
 var epoch = time.Now()
 
 func now() time.Duration { return time.Since(epoch) }
-
-// nanotime reads the monotonic clock, in nanoseconds since epoch.
-func nanotime() int64 { return int64(now()) }
 
 // tick counts one eager scheduling point (a push, a job started, a leaf of
 // an eager loop) and checks when the countdown runs out. Only w's
@@ -111,32 +107,32 @@ func (w *Worker) tickCheck() {
 // checkClock counts one check, and reads the clock if one is due: then it
 // reports the time, having applied the yield rule. It restarts the tick
 // countdown. Only w's goroutine calls it.
-func (w *Worker) checkClock() (now int64, read bool) {
+func (w *Worker) checkClock() (t time.Duration, read bool) {
 	if w.checksLeft--; w.checksLeft <= 0 {
-		now, read = w.readClock(), true
+		t, read = w.readClock(), true
 	}
-	w.ticksLeft = min(w.ticksPerRead, hbStride-1)
-	return now, read
+	w.ticksLeft = min(w.ticksPerRead, checkStride-1)
+	return t, read
 }
 
 // readClock reads the clock, adapts ticksPerRead to the time since the
 // last read, yields if it is time, and returns the time read.
-func (w *Worker) readClock() int64 {
-	now := nanotime()
-	switch el := now - w.lastRead; {
+func (w *Worker) readClock() time.Duration {
+	t := now()
+	switch el := t - w.lastRead; {
 	case el < checkPeriod/2:
 		if w.ticksPerRead < maxTicksPerRead {
 			w.ticksPerRead = 2*w.ticksPerRead + 1
 		}
 	case el > 2*checkPeriod:
-		w.ticksPerRead = int(int64(w.ticksPerRead) * checkPeriod / el)
+		w.ticksPerRead = int(int64(w.ticksPerRead) * int64(checkPeriod) / int64(el))
 	}
-	w.lastRead = now
-	w.checksLeft = w.ticksPerRead/hbStride + 1
-	if t := time.Duration(now); t-w.lastYield >= yieldInterval {
+	w.lastRead = t
+	w.checksLeft = w.ticksPerRead/checkStride + 1
+	if t-w.lastYield >= yieldInterval {
 		w.yield(t)
 	}
-	return now
+	return t
 }
 
 // yield lets the other goroutines queued on w's P run. t is the time now;

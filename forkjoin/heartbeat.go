@@ -107,7 +107,7 @@ import (
 // since its last promotion, which it learns at a read of its clock
 // (clock.go), about every checkPeriod whatever the grain of the forks. A
 // worker that finds a victim's deque empty sets the victim's beat flag
-// (stealFrom), which the victim reads at every check, every hbStride ticks
+// (stealFrom), which the victim reads at every check, every checkStride ticks
 // or sooner: a hungry worker gets the victim's oldest frame within a few
 // forks instead of at the next heartbeat. Nothing ticks while the pool is
 // idle. (A ticking goroutine setting the flags instead needs a P to run on:
@@ -115,7 +115,7 @@ import (
 // the scheduler.)
 //
 // The check is also where a lazy fork sees its invocation's cancellation:
-// every hbStride ticks, or every fork once it was seen.
+// every checkStride ticks, or every fork once it was seen.
 
 const (
 	// lazyDepth is the most frames a worker holds; forks beyond it are
@@ -128,10 +128,9 @@ const (
 	protectDepth = 8
 )
 
-// heartbeatPeriod is the time between promotions, in nanoseconds. A
-// variable only so that tests can make every fork promote; read on the
-// slow path.
-var heartbeatPeriod = int64(100 * time.Microsecond)
+// heartbeatPeriod is the time between promotions. A variable only so that
+// tests can make every fork promote; read on the slow path.
+var heartbeatPeriod = 100 * time.Microsecond
 
 // lazyFrames is a worker's lazy forks and the heartbeat that promotes
 // them. Owner only; a thief sees a frame's record only once promotion has
@@ -140,9 +139,9 @@ type lazyFrames struct {
 	// frames[:nframes] are the pending lazy forks, oldest first; none
 	// below promoteAt may be promoted any more.
 	nframes, promoteAt int
-	lastBeat           int64  // the time of the last heartbeat (clock.go's nanotime)
-	nPromoted          uint64 // frames promoted, for tests and benchmarks
-	offer              bool   // promote the next fork's frame at once (offerFirst)
+	lastBeat           time.Duration // the time of the last heartbeat (clock.go's now)
+	nPromoted          uint64        // frames promoted, for tests and benchmarks
+	offer              bool          // promote the next fork's frame at once (offerFirst)
 	frames             [lazyDepth]lazyFrame
 }
 
@@ -183,7 +182,7 @@ const (
 	frameDone                       // ended below a frame still pending: a hole, popped with the frames above
 )
 
-// heartbeat runs at a check (clock.go): every hbStride ticks or fewer
+// heartbeat runs at a check (clock.go): every checkStride ticks or fewer
 // (every fork, when forks are slow). It reports whether the invocation is
 // canceled. Otherwise it promotes the oldest lazy frame if another worker
 // asked for work, or, at a clock read, if heartbeatPeriod has passed since
@@ -211,13 +210,13 @@ func (w *Worker) beatDue() (canceled, promote bool) {
 		w.beat.Store(false)
 		promote = true
 	}
-	if now, read := w.checkClock(); read && now-w.lastBeat >= heartbeatPeriod {
+	if t, read := w.checkClock(); read && t-w.lastBeat >= heartbeatPeriod {
 		// Promote only for a worker that looks for work or is parked
 		// (it asks, through the beat flag, once it searches): while
 		// every worker is busy, a promotion would only move the
 		// frontier down and make the forks below it lazy. A period of
 		// 0 (tests) always promotes.
-		w.lastBeat = now
+		w.lastBeat = t
 		promote = promote || heartbeatPeriod == 0 || w.pool.sleep.hungry()
 	}
 	return false, promote
@@ -286,13 +285,12 @@ func (w *Worker) requestBeat() {
 }
 
 // forkBeat is the heartbeat of a fork that pushed frame d: due every
-// hbStride ticks, and at the first fork of a root or stolen task that a
+// checkStride ticks, and at the first fork of a root or stolen task that a
 // worker with no frames runs (offerFirst), which is the largest piece it
 // will hold and is offered at once. It promotes the oldest lazy frame
 // whenever a worker waits for work while w's deque has none (idleWaits),
 // at a heartbeat as between them. It reports whether the invocation is
-// canceled.
-// Only w's goroutine calls it.
+// canceled. Only w's goroutine calls it.
 func (w *Worker) forkBeat(d int) (canceled bool) {
 	if w.ticksLeft >= 0 {
 		w.promoteOldest()

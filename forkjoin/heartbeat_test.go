@@ -326,10 +326,10 @@ func TestLazyJoinStopsWhenCanceled(t *testing.T) {
 	if err != context.Canceled {
 		t.Errorf("InvokeContext returned %v, want context.Canceled", err)
 	}
-	// Once canceled, at most hbStride forks pass before a heartbeat check
+	// Once canceled, at most checkStride forks pass before a heartbeat check
 	// sees it, each running at most two leaves; after that every fork
 	// returns at once.
-	if ran > stopAt+2*hbStride {
+	if ran > stopAt+2*checkStride {
 		t.Errorf("%d leaves ran after cancelling at leaf %d of %d", ran, stopAt, leaves)
 	}
 }

@@ -309,7 +309,7 @@ func (w *Worker) runJob(j *job) {
 	}
 }
 
-// setInv makes r the invocation w runs, for w.Canceled and for helpers
+// setInv makes inv the invocation w runs, for w.Canceled and for helpers
 // deciding whether they may steal from w (helpSteal). Only w's goroutine
 // calls it. Lazy frames do not record their invocation, so those of the
 // invocation being left are promoted first.
@@ -319,14 +319,14 @@ func (w *Worker) runJob(j *job) {
 // pprof.Do), so that CPU profiles attribute the parallel work to the request
 // it serves. Switching labels costs a context lookup, paid only when the
 // invocation changes and one side has a context.
-func (w *Worker) setInv(r *invocation) {
+func (w *Worker) setInv(inv *invocation) {
 	if w.promoteAt < w.nframes {
 		w.promoteAll() // lazy frames are of w.inv (heartbeat.go)
 	}
-	w.inv = r
-	w.curInv.Store(r)
-	if r != nil && r.ctx != nil {
-		pprof.SetGoroutineLabels(r.ctx)
+	w.inv = inv
+	w.curInv.Store(inv)
+	if inv != nil && inv.ctx != nil {
+		pprof.SetGoroutineLabels(inv.ctx)
 		w.labeled = true
 	} else if w.labeled {
 		pprof.SetGoroutineLabels(context.Background())
