@@ -9,10 +9,10 @@ import (
 // A goroutine blocked in a system call holds its P (until sysmon takes it
 // back, which can take 10 ms), so no P is idle to run the timers on the
 // worker's P: the worker must go on yielding every yieldInterval. The
-// runtime counts that goroutine as "not in Go", not as running; pWanted
-// once missed it and yielded only every millisecond (about 100 times in
-// tickWindow instead of about 500), and a timer on the worker's P fired up
-// to 13 ms late.
+// runtime counts that goroutine as "not in Go", not as running, so
+// pWanted must count those too: a worker that took the P for idle would
+// yield only every millisecond (about 100 times in tickWindow instead of
+// about 500), and a timer on its P would fire milliseconds late.
 func TestYieldBesideASystemCall(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
 	var fds [2]int

@@ -91,11 +91,11 @@ func (q *queue) popFront(st *workerStats) *job {
 // the injector: the oldest, except that among roots with deadlines it
 // passes over one that can no longer make its deadline, and takes a root
 // out of turn only to save a deadline that first-come order would miss and
-// only where the root it overtakes can afford the wait (pickInvocation). While the
-// injector holds any job that is not a root (work of a running invocation
-// that a waiting worker moved here, Worker.rehome) it keeps first-come
-// order, so that no root overtakes that work, on which the invocation's
-// waiting workers may be parked.
+// only where the root it overtakes can afford the wait (pickInvocation).
+// While the injector holds any job that is not a root (work of a running
+// invocation that a waiting worker moved here, Worker.rehome) it keeps
+// first-come order, so that no root overtakes that work, on which the
+// invocation's waiting workers may be parked.
 func (q *queue) popForIdle() *job {
 	if q.n.Load() == 0 {
 		return nil
