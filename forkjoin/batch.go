@@ -135,102 +135,143 @@ func (s *S) goEager(w *Worker, fn func(w *Worker)) {
 }
 
 // Lazy spawns. In work-stealing mode S.Go and Func.Go spawn into a frame
-// (heartbeat.go) whose record carries one task: the spawning task's end
-// runs it (settleFrames), in the order of the spawns, unless a heartbeat
-// promoted it first. Promotion turns the frame, with the lazy spawn frames
-// of the same scope and kind just above it, up to half of them and at most
-// spawnBatch, into one batch record, published as closeBatch publishes
-// one; the frames become holes. The eager path above (open batches) serves
-// shared-queue mode, and spawns past lazyDepth frames.
+// (heartbeat.go) whose record holds a run of up to spawnBatch tasks: the
+// consecutive spawns of one kind (closures, or one Func's) into one scope by
+// one task. A spawn appends to the run on top of its worker's frames when
+// that run is its own task's, still pending and not full, and pushes a new
+// frame otherwise. The spawning task's end runs the runs' tasks
+// (settleFrames), in the order of the spawns, unless a heartbeat promoted
+// them first: promotion moves the older half (rounded up) of a run's pending
+// tasks into a batch record, published as closeBatch publishes one, and the
+// frame stays promotable while tasks are pending in it. The eager path above
+// (open batches) serves shared-queue mode, and spawns past lazyDepth frames.
+//
+// A run takes spawns only from the task that pushed it: every task's start
+// (Worker.mark) seals the frame on top, so that a task started above a run
+// (a Future's Join run inline, a job run while waiting, a run's own tasks)
+// pushes frames of its own, which its own end settles.
 
-// closureSpawn is the frame record of an S.Go spawn.
-type closureSpawn struct {
-	job // job.scope is the task's scope while the frame is pending
-	fn  func(*Worker)
+// spawnHead is the header of a spawn run's record.
+type spawnHead struct {
+	job                    // job.scope is the run's scope while a task is pending
+	fn      unsafe.Pointer // the *Func[A, R] of a Func.Go run; nil for S.Go's
+	next, n int32          // tasks[next:n] are pending
 }
 
-// funcSpawn is the frame record of a Func.Go spawn.
-type funcSpawn[A, R any] struct {
-	job
-	f   *Func[A, R]
-	arg A
+// spawnFrame is a spawn run's record: the header and the tasks.
+type spawnFrame[T any] struct {
+	spawnHead
+	tasks [spawnBatch]T
 }
 
-// spawnClosure is S.Go with a lazy frame at depth d.
+// closureSpawn is the frame record of S.Go spawns.
+type closureSpawn struct{ spawnFrame[func(*Worker)] }
+
+// funcSpawn is the frame record of one Func's Func.Go spawns.
+type funcSpawn[A, R any] struct{ spawnFrame[A] }
+
+// runOnTop returns the run a spawn of key's record type, of Func fn (nil
+// for S.Go), into s appends to: the top frame, below d = w.nframes, if it
+// is such a run, pending, unsealed and not full; else nil.
+func (w *Worker) runOnTop(d int, key unsafe.Pointer, s *S, fn unsafe.Pointer) *spawnHead {
+	if d == 0 {
+		return nil
+	}
+	fr := &w.frames[d-1]
+	if fr.st != frameLazy || fr.sealed || fr.j.key != key || fr.j.scope != s {
+		return nil
+	}
+	h := (*spawnHead)(unsafe.Pointer(fr.j)) // the key is the record's type
+	if h.fn != fn || h.n == spawnBatch {
+		return nil
+	}
+	return h
+}
+
+// pushRun makes the record in w's frame slot d, set up for s and fn, a
+// new pending run: frame d, the top one.
+func (w *Worker) pushRun(d int, h *spawnHead, s *S, fn unsafe.Pointer) {
+	h.scope, h.fn, h.next, h.n = s, fn, 0, 0
+	fr := &w.frames[d]
+	fr.st, fr.sealed = frameLazy, false
+	w.nframes = d + 1
+}
+
+// endRun clears a run that has nothing pending any more (records.go,
+// rule 4).
+func (h *spawnHead) endRun() { h.scope, h.fn, h.next, h.n = nil, nil, 0, 0 }
+
+// spawnClosure is S.Go with a lazy frame: fn is appended to the run on top,
+// or starts one in frame d, w.nframes.
 func spawnClosure(w *Worker, s *S, fn func(*Worker), d int) {
 	key := typeKey[closureSpawn]()
-	j := w.frames[d].j
-	if j == nil || j.key != key {
-		if j = w.slotRecord(d, key); j == nil {
-			r := &closureSpawn{}
-			r.run, r.owner, r.key = r, w, key
-			j = &r.job
+	r := (*closureSpawn)(unsafe.Pointer(w.runOnTop(d, key, s, nil)))
+	if r == nil {
+		j := w.frames[d].j
+		if j == nil || j.key != key {
+			if j = w.slotRecord(d, key); j == nil {
+				nr := &closureSpawn{}
+				nr.run, nr.owner, nr.key = nr, w, key
+				j = &nr.job
+			}
+			w.setSlot(d, j, (*closureSpawn)(unsafe.Pointer(j)))
 		}
-		w.setSlot(d, j, (*closureSpawn)(unsafe.Pointer(j)))
+		r = (*closureSpawn)(unsafe.Pointer(j)) // the key is the record's type
+		w.pushRun(d, &r.spawnHead, s, nil)
 	}
-	r := (*closureSpawn)(unsafe.Pointer(j)) // the key is the record's type
-	r.fn, r.scope = fn, s
-	w.frames[d].st = frameLazy
-	w.nframes = d + 1
+	r.tasks[r.n] = fn
+	r.n++
 	w.nTasks++
-	if w.ticksLeft--; w.ticksLeft < 0 || w.idleWaits() {
-		w.spawnBeat(d)
+	if w.ticksLeft--; (w.ticksLeft < 0 || w.idleWaits()) && w.forkBeat(w.nframes-1) {
+		r.tasks[r.n-1] = nil
+		w.unspawn(&r.spawnHead)
 	}
 }
 
-// spawnFunc is Func.Go with a lazy frame at depth d.
+// spawnFunc is Func.Go with a lazy frame: a is appended to the run on top,
+// or starts one in frame d, w.nframes.
 func spawnFunc[A, R any](w *Worker, s *S, f *Func[A, R], a A, d int) {
 	key := typeKey[funcSpawn[A, R]]()
-	j := w.frames[d].j
-	if j == nil || j.key != key {
-		if j = w.slotRecord(d, key); j == nil {
-			r := &funcSpawn[A, R]{}
-			r.run, r.owner, r.key = r, w, key
-			j = &r.job
+	r := (*funcSpawn[A, R])(unsafe.Pointer(w.runOnTop(d, key, s, unsafe.Pointer(f))))
+	if r == nil {
+		j := w.frames[d].j
+		if j == nil || j.key != key {
+			if j = w.slotRecord(d, key); j == nil {
+				nr := &funcSpawn[A, R]{}
+				nr.run, nr.owner, nr.key = nr, w, key
+				j = &nr.job
+			}
+			w.setSlot(d, j, (*funcSpawn[A, R])(unsafe.Pointer(j)))
 		}
-		w.setSlot(d, j, (*funcSpawn[A, R])(unsafe.Pointer(j)))
+		r = (*funcSpawn[A, R])(unsafe.Pointer(j)) // the key is the record's type
+		w.pushRun(d, &r.spawnHead, s, unsafe.Pointer(f))
 	}
-	r := (*funcSpawn[A, R])(unsafe.Pointer(j)) // the key is the record's type
-	r.f, r.arg, r.scope = f, a, s
-	w.frames[d].st = frameLazy
-	w.nframes = d + 1
+	r.tasks[r.n] = a
+	r.n++
 	w.nTasks++
-	if w.ticksLeft--; w.ticksLeft < 0 || w.idleWaits() {
-		w.spawnBeat(d)
+	if w.ticksLeft--; (w.ticksLeft < 0 || w.idleWaits()) && w.forkBeat(w.nframes-1) {
+		var zero A
+		r.tasks[r.n-1] = zero
+		w.unspawn(&r.spawnHead)
 	}
 }
 
-// spawnBeat is the heartbeat of a spawn that pushed frame d. Once the
-// invocation is canceled the spawn starts nothing. Only w's goroutine calls
-// it.
-func (w *Worker) spawnBeat(d int) {
-	if fr := &w.frames[d]; w.forkBeat(d) && fr.st == frameLazy {
-		w.nTasks--
-		fr.ops.clearArg()
-		w.popFrame(d)
+// unspawn takes back the newest task of the run on top, h, whose heartbeat
+// found the invocation canceled (a canceled invocation's spawn starts
+// nothing); the caller has cleared the task. forkBeat promotes nothing when
+// it reports a cancellation, so the task is still h's newest.
+func (w *Worker) unspawn(h *spawnHead) {
+	w.nTasks--
+	if h.n--; h.n == h.next {
+		h.endRun()
+		w.popFrame(w.nframes - 1)
 	}
-}
-
-// spawnRun is how many lazy spawn frames from d on promote takes into one
-// batch: the frames of the same kind and scope as d that follow it, up to
-// half of them (rounded up) and at most spawnBatch.
-func (w *Worker) spawnRun(d int) int {
-	j := w.frames[d].j
-	n := 1
-	for k := d + 1; k < w.nframes && n < 2*spawnBatch; k++ {
-		fr := &w.frames[k]
-		if fr.st != frameLazy || fr.j.key != j.key || fr.j.scope != j.scope {
-			break
-		}
-		n++
-	}
-	return min((n+1)/2, spawnBatch)
 }
 
 // publishSpawns counts b's tasks in scope s and pushes it on w's deque, as
 // closeBatch publishes a batch, but without counting the tasks in
 // Stats.Tasks again (their spawns did). Only w's goroutine calls it, to
-// promote a spawn frame.
+// promote a spawn run.
 func (w *Worker) publishSpawns(b *job, s *S) {
 	b.scope = s
 	b.inv = w.inv
@@ -238,75 +279,95 @@ func (w *Worker) publishSpawns(b *job, s *S) {
 	w.deque.Push(b)
 }
 
-func (r *closureSpawn) promote(w *Worker, fr *lazyFrame, d int) (pushed, again bool) {
+// promoteRun moves the older half (rounded up) of r's pending tasks into
+// into, a batch's, and returns how many it moved: all of them with all
+// set, or when the run is full and its spawner is still running (a
+// spawning loop, whose next spawns fill new runs: the batch is then as
+// large as an eager one). A batch runs on one worker, so a run its
+// spawner's end has begun to settle keeps half. A run left with nothing
+// pending leaves the lazy state (settleRun or settleFrames ends its frame).
+func promoteRun[T any](fr *lazyFrame, r *spawnFrame[T], into *[spawnBatch]T, all bool) int {
+	k := r.n - r.next
+	if !all && (r.n < spawnBatch || fr.sealed) {
+		k = (k + 1) / 2
+	}
+	copy(into[:k], r.tasks[r.next:r.next+k])
+	clear(r.tasks[r.next : r.next+k])
+	if r.next += k; r.next == r.n {
+		r.endRun()
+		fr.st = frameRunning
+	}
+	return int(k)
+}
+
+func (r *closureSpawn) promote(w *Worker, fr *lazyFrame, d int, all bool) (pushed, again bool) {
 	s := r.scope
 	b := newBatch[closureBatch](w, typeKey[closureBatch]())
-	n := w.spawnRun(d)
-	for i := range n {
-		f := &w.frames[d+i]
-		x := (*closureSpawn)(unsafe.Pointer(f.j))
-		b.fns[i] = x.fn
-		x.fn, x.scope = nil, nil
-		f.st = frameDone
-	}
-	b.tasks = uint32(n)
+	b.tasks = uint32(promoteRun(fr, &r.spawnFrame, &b.fns, all))
 	w.publishSpawns(&b.job, s)
-	return true, false
+	return true, fr.st == frameLazy
 }
 
-func (r *funcSpawn[A, R]) promote(w *Worker, fr *lazyFrame, d int) (pushed, again bool) {
+func (r *funcSpawn[A, R]) promote(w *Worker, fr *lazyFrame, d int, all bool) (pushed, again bool) {
 	s := r.scope
 	b := newBatch[funcBatch[A, R]](w, typeKey[funcBatch[A, R]]())
-	b.f = r.f
-	n, run := 1, w.spawnRun(d)
-	for k := d + 1; k < d+run; k++ { // the same Func only
-		if (*funcSpawn[A, R])(unsafe.Pointer(w.frames[k].j)).f != r.f {
-			break
-		}
-		n++
-	}
-	for i := range n {
-		f := &w.frames[d+i]
-		x := (*funcSpawn[A, R])(unsafe.Pointer(f.j))
-		b.args[i] = x.arg
-		x.clearArg()
-		f.st = frameDone
-	}
-	b.tasks = uint32(n)
+	b.f = (*Func[A, R])(r.fn)
+	b.tasks = uint32(promoteRun(fr, &r.spawnFrame, &b.args, all))
 	w.publishSpawns(&b.job, s)
-	return true, false
+	return true, fr.st == frameLazy
 }
 
-// settle runs the spawned task at its spawner's end (settleFrames, which
-// recovers its panic): the frame is popped first if it is the top one,
-// else marked running. A task not started once the invocation is canceled
-// is skipped.
 func (r *closureSpawn) settle(w *Worker, fr *lazyFrame, d int, top bool) {
-	fn, s := r.fn, r.scope
-	r.fn, r.scope = nil, nil
-	w.startSpawned(fr, d, top)
-	if w.inv.canceled.Load() {
-		return
-	}
-	m := w.mark()
-	fn(w)
-	if w.leftovers(m) { // else a leaf: nothing to end
-		w.endSpawned(m, s)
-	}
+	settleRun(w, fr, d, top, &r.spawnFrame, callClosure)
 }
 
 func (r *funcSpawn[A, R]) settle(w *Worker, fr *lazyFrame, d int, top bool) {
-	f, a, s := r.f, r.arg, r.scope
-	r.clearArg()
-	w.startSpawned(fr, d, top)
-	if w.inv.canceled.Load() {
-		return
+	settleRun(w, fr, d, top, &r.spawnFrame, (*Func[A, R])(r.fn).fn)
+}
+
+// settleRun runs the pending tasks of spawn run r, frame d, through run at
+// the end of the task that spawned them (settleFrames, whose deferred
+// recovery takes a task's panic to the scope), each as a task of its own,
+// and ends the frame. A top frame is popped before its last task runs, so
+// that the task's own spawns reuse the slot (a chain of spawns keeps one
+// frame); a frame below others becomes a hole once its tasks have run
+// (frameRunning while its last one runs). A task not started once the
+// invocation is canceled is skipped.
+func settleRun[T, R any](w *Worker, fr *lazyFrame, d int, top bool, r *spawnFrame[T], run func(*Worker, T) R) {
+	s := r.scope
+	for {
+		i := r.next
+		if i >= r.n {
+			break // a promotion took the rest
+		}
+		t := r.tasks[i]
+		var zero T
+		r.tasks[i] = zero
+		r.next = i + 1
+		last := r.next == r.n
+		if last {
+			r.endRun()
+			if top {
+				w.popFrame(d)
+			} else {
+				fr.st = frameRunning
+			}
+		}
+		if !w.inv.canceled.Load() {
+			m := w.mark()
+			run(w, t)
+			if w.leftovers(m) { // else a leaf: nothing to end
+				w.endSpawned(m, s)
+			}
+		}
+		if last {
+			if !top {
+				w.popFrame(d)
+			}
+			return
+		}
 	}
-	m := w.mark()
-	f.fn(w, a)
-	if w.leftovers(m) { // else a leaf: nothing to end
-		w.endSpawned(m, s)
-	}
+	w.popFrame(d)
 }
 
 // endSpawned ends a spawned task of scope s that began at m, returned, and
@@ -321,25 +382,7 @@ func (w *Worker) endSpawned(m taskMark, s *S) {
 	}
 }
 
-// startSpawned ends spawn frame d, whose task runs next: popped if it is
-// the top frame, so that the task's own spawns reuse the slot, else marked
-// running.
-func (w *Worker) startSpawned(fr *lazyFrame, d int, top bool) {
-	if top {
-		w.popFrame(d)
-	} else {
-		fr.st = frameRunning
-	}
-}
-
-func (r *closureSpawn) clearArg() { r.fn, r.scope = nil, nil }
-
-func (r *funcSpawn[A, R]) clearArg() {
-	var a A
-	r.f, r.arg, r.scope = nil, a, nil
-}
-
-// A spawn frame's record never runs as a job: promotion publishes a batch
+// A spawn run's record never runs as a job: promotion publishes a batch
 // instead.
 func (r *closureSpawn) execute(*Worker)    { panic("forkjoin: a spawn frame's record ran as a job") }
 func (r *closureSpawn) abandon(*Worker)    {}

@@ -318,7 +318,7 @@ func (w *Worker) settleLoop(l *loopJob, d int, v any) {
 
 // promote splits what is left of the loop: the upper half (of the pieces, at
 // a fixed grain) becomes a job on w's deque.
-func (l *loopJob) promote(w *Worker, fr *lazyFrame, d int) (pushed, again bool) {
+func (l *loopJob) promote(w *Worker, fr *lazyFrame, d int, _ bool) (pushed, again bool) {
 	mid, ok := splitPoint(l.at, l.hi, l.grain)
 	if !ok {
 		fr.st = frameRunning // one piece left: nothing to split
@@ -386,11 +386,7 @@ func callLoop(w *Worker, l *loopJob) (pe *PanicError) {
 
 // A loop frame never outlives its loop: settleFrames finds one only left
 // by a panic, to drop.
-func (l *loopJob) settle(w *Worker, fr *lazyFrame, d int, top bool) {
-	if top {
-		w.popFrame(d)
-	}
-}
+func (l *loopJob) settle(w *Worker, fr *lazyFrame, d int, top bool) { w.popFrame(d) }
 
 func (l *loopJob) clearArg() { l.each, l.rng, l.pieces = nil, nil, nil }
 
@@ -642,7 +638,7 @@ func settleReduce[T any](w *Worker, l *reduceJob[T], d int, v any) {
 	}
 }
 
-func (l *reduceJob[T]) promote(w *Worker, fr *lazyFrame, d int) (pushed, again bool) {
+func (l *reduceJob[T]) promote(w *Worker, fr *lazyFrame, d int, _ bool) (pushed, again bool) {
 	mid, ok := splitPoint(l.at, l.hi, 0)
 	if !ok {
 		fr.st = frameRunning
@@ -687,11 +683,7 @@ func callReduce[T any](w *Worker, l *reduceJob[T]) (r T, pe *PanicError) {
 	return r, pe
 }
 
-func (l *reduceJob[T]) settle(w *Worker, fr *lazyFrame, d int, top bool) {
-	if top {
-		w.popFrame(d)
-	}
-}
+func (l *reduceJob[T]) settle(w *Worker, fr *lazyFrame, d int, top bool) { w.popFrame(d) }
 
 func (l *reduceJob[T]) clearArg() {
 	var z T

@@ -35,9 +35,11 @@ import (
 //     record is pushed as the eager join's is. Its join ends it.
 //   - a fork (Func.Fork, Spawn): a call pending until its handle's Join or
 //     the end of the task that forked it; promoted, as a join's.
-//   - a spawn (S.Go, Func.Go): a scope's task, pending until the end of the
-//     task that spawned it, which runs it (settleFrames); promoted, it
-//     becomes a spawn batch of one (batch.go) and the frame is done at once.
+//   - a spawn run (S.Go, Func.Go): up to spawnBatch consecutive spawns of
+//     one kind into one scope, the scope's tasks, pending until the end of
+//     the task that spawned them, which runs them (settleFrames); promoted,
+//     the older half of its pending tasks becomes a spawn batch (batch.go),
+//     and the frame stays promotable while any is pending.
 //   - a loop (For, ForRange, Reduce, ReduceW): the indices [next, hi) not
 //     yet run; promoted, it splits: the upper half of what is left becomes
 //     a job, and the frame, which stays promotable while two pieces are left,
@@ -154,6 +156,9 @@ type lazyFrame struct {
 	// promotion is a push and whose settle is their execute.
 	ops frameOps
 	st  frameState
+	// sealed: a task started above this frame (Worker.mark), so it is
+	// no spawn run the running task may append to (batch.go).
+	sealed bool
 }
 
 // frameOps is what a spawn's or a loop's record does as a frame. Only the
@@ -163,13 +168,13 @@ type frameOps interface {
 	// reports whether it pushed a job, and whether fr may be promoted again
 	// (a loop with two pieces left). A frame with nothing to push leaves
 	// the lazy state.
-	promote(w *Worker, fr *lazyFrame, d int) (pushed, again bool)
-	// settle runs a spawn's task at its spawner's end (settleFrames); top
-	// says fr is the top frame, to be popped before the task runs, so that
-	// a chain of spawns reuses one slot.
+	// With all set (promoteAll), a spawn run pushes all its pending
+	// tasks; a loop splits once either way.
+	promote(w *Worker, fr *lazyFrame, d int, all bool) (pushed, again bool)
+	// settle runs a spawn run's tasks at its spawner's end
+	// (settleFrames), or drops a loop's frame that a panic left, and ends
+	// frame d: popped if it is the top frame (top), else a hole.
 	settle(w *Worker, fr *lazyFrame, d int, top bool)
-	// clearArg drops what the record holds of the caller's.
-	clearArg()
 }
 
 type frameState uint8
@@ -231,7 +236,7 @@ func (w *Worker) promoteOldest() bool {
 	for k := w.promoteAt; k < w.nframes; k++ {
 		if fr := &w.frames[k]; fr.st == frameLazy {
 			w.promoteAt = k + 1
-			pushed, again := w.promote(fr, k)
+			pushed, again := w.promote(fr, k, false)
 			if again {
 				w.promoteAt = k // a loop: what is left is still the oldest work
 			}
@@ -253,7 +258,7 @@ func (w *Worker) promoteOldest() bool {
 func (w *Worker) promoteAll() {
 	for ; w.promoteAt < w.nframes; w.promoteAt++ {
 		if fr := &w.frames[w.promoteAt]; fr.st == frameLazy {
-			w.promote(fr, w.promoteAt)
+			w.promote(fr, w.promoteAt, true)
 		}
 	}
 	w.pool.sleep.notify()
@@ -261,9 +266,9 @@ func (w *Worker) promoteAll() {
 
 // promote makes the pending work of fr, frame d, a job of w's invocation on
 // w's deque; see frameOps.promote.
-func (w *Worker) promote(fr *lazyFrame, d int) (pushed, again bool) {
+func (w *Worker) promote(fr *lazyFrame, d int, all bool) (pushed, again bool) {
 	if fr.ops != nil {
-		pushed, again = fr.ops.promote(w, fr, d)
+		pushed, again = fr.ops.promote(w, fr, d, all)
 	} else {
 		fr.st = framePromoted
 		fr.j.inv = w.inv
@@ -309,7 +314,7 @@ func (w *Worker) forkBeat(d int) (canceled bool) {
 			return false
 		}
 		if fr := &w.frames[0]; fr.st == frameLazy && w.promoteAt == 0 {
-			if _, again := w.promote(fr, 0); !again {
+			if _, again := w.promote(fr, 0, false); !again {
 				w.promoteAt = 1
 			}
 			w.pool.sleep.notify()
@@ -419,9 +424,9 @@ func (w *Worker) setSlot(d int, j *job, ops frameOps) {
 // (settleTask): pending forks run, or are joined if promoted, and keep
 // their results in their records, which leave their slots for the handle's
 // late Join; pending spawns run as tasks of their scopes, their panics
-// recorded there. First pushed, first run: a spawn or fork that is the top
-// frame is popped before it runs, so that a chain of them (a spawn whose
-// task spawns) reuses the same slots. Frames that are holes, or that a
+// recorded there. First pushed, first run: a spawn run that is the top
+// frame is popped before its last task runs, so that a chain of spawns (a
+// spawn whose task spawns) reuses the same slots. Frames that are holes, or that a
 // panic or runtime.Goexit left running or waiting, are dropped. pe is the
 // task's panic so far; the first fork's panic becomes it if it is nil.
 // Only w's goroutine calls it.
@@ -433,15 +438,15 @@ func (w *Worker) settleFrames(mark int, pe *PanicError) *PanicError {
 	return pe
 }
 
-// settleFramesFrom is settleFrames until a spawn's task panics, or calls
+// settleFramesFrom is settleFrames until a spawned task panics, or calls
 // runtime.Goexit: the panic goes to the task's scope, and settleFrames
-// calls it again for the frames left, the task's own spawns among them.
+// calls it again for the frames left, the rest of the task's run and the
+// task's own spawns among them.
 func (w *Worker) settleFramesFrom(mark int, pe *PanicError) (rpe *PanicError) {
 	rpe = pe
 	var (
-		running bool // a spawn's task runs at frame cur
+		running bool // a spawn run's task runs at frame cur
 		cur     int
-		top     bool // ... which was popped first
 		s       *S
 	)
 	defer func() {
@@ -452,22 +457,22 @@ func (w *Worker) settleFramesFrom(mark int, pe *PanicError) (rpe *PanicError) {
 			} else {
 				s.fail(goexitPanic()) // runtime.Goexit, which goes on unwinding
 			}
-			if !top {
-				w.frames[cur].st = frameDone
+			// A run with tasks pending stays lazy, for settleFrames to
+			// go on with; one whose last task ran here is ended. (A run
+			// popped before its last task left the slot to that task,
+			// whose frames are pending or holes by now.)
+			if w.frames[cur].st == frameRunning {
+				w.popFrame(cur)
 			}
 		}
 	}()
 	for k := mark; k < w.nframes; k++ {
 		fr := &w.frames[k]
-		isTop := k == w.nframes-1
 		switch {
-		case fr.st == frameLazy && fr.ops != nil: // a spawn
-			running, cur, top, s = true, k, isTop, fr.j.scope
-			fr.ops.settle(w, fr, k, isTop)
+		case fr.st == frameLazy && fr.ops != nil: // a spawn run
+			running, cur, s = true, k, fr.j.scope
+			fr.ops.settle(w, fr, k, k == w.nframes-1)
 			running = false
-			if !isTop {
-				fr.st = frameDone
-			}
 		case fr.st == frameLazy || fr.st == framePromoted: // a fork nobody joined
 			j := fr.j
 			fr.j = nil // the record is the handle's now, for its late Join
@@ -485,7 +490,7 @@ func (w *Worker) settleFramesFrom(mark int, pe *PanicError) (rpe *PanicError) {
 			fr.st = frameDone
 		}
 	}
-	if w.nframes > mark { // (a spawn popped the holes below it: less)
+	if w.nframes > mark { // (a run popped the holes below it: less)
 		w.nframes = mark
 	}
 	return rpe

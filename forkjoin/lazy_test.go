@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"slices"
 	"sync/atomic"
 	"testing"
 )
@@ -173,8 +174,8 @@ func checkNoFrames(t *testing.T, p *Pool) {
 				if l, ok := fr.ops.(*loopJob); ok && (l.each != nil || l.rng != nil || l.pieces != nil) {
 					t.Errorf("worker %d: frame %d's loop record still holds its body", w.id, d)
 				}
-				if s, ok := fr.ops.(*closureSpawn); ok && (s.fn != nil || s.scope != nil) {
-					t.Errorf("worker %d: frame %d's spawn record still holds its task", w.id, d)
+				if s, ok := fr.ops.(*closureSpawn); ok && (slices.ContainsFunc(s.tasks[:], func(f func(*Worker)) bool { return f != nil }) || s.scope != nil) {
+					t.Errorf("worker %d: frame %d's spawn record still holds its tasks", w.id, d)
 				}
 			}
 		}

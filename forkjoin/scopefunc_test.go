@@ -237,3 +237,58 @@ func TestHeartbeatPublishesHeldBackSpawns(t *testing.T) {
 		})
 	})
 }
+
+// A task's spawns are the task's, even where its spawner's spawns of the
+// same kind into the same scope wait just below its mark: they run by the
+// time the task's Join returns, not at the spawner's end. (Lazy spawns of
+// one kind share a frame: the task's first spawn must start a frame of its
+// own, not join the spawner's.)
+func TestTaskSpawnsEndWithTheTask(t *testing.T) {
+	kinds := []struct {
+		name  string
+		spawn func(s *forkjoin.S, c *atomic.Int32)
+	}{
+		{"S.Go", func(s *forkjoin.S, c *atomic.Int32) {
+			s.Go(func(*forkjoin.Worker) {
+				if c != nil {
+					c.Add(1)
+				}
+			})
+		}},
+		{"Func.Go", func(s *forkjoin.S, c *atomic.Int32) { countFunc.Go(s, c) }},
+	}
+	for _, workers := range []int{1, 2} {
+		p := forkjoin.New(forkjoin.Workers(workers))
+		for _, k := range kinds {
+			for range 100 {
+				var inner atomic.Int32
+				forkjoin.Run(p, func(w *forkjoin.Worker) {
+					forkjoin.Scope(w, func(s *forkjoin.S) {
+						// The first spawn of the root task is offered
+						// to thieves at once; the later ones wait on top.
+						for range 3 {
+							k.spawn(s, nil)
+						}
+						f := forkjoin.Spawn(w, func(w *forkjoin.Worker) int {
+							k.spawn(s, &inner)
+							return 0
+						})
+						f.Join(w)
+						if inner.Load() != 1 {
+							t.Errorf("%s, workers=%d: a task's spawn had not run when its Join returned", k.name, workers)
+						}
+					})
+				})
+			}
+		}
+		p.Close()
+	}
+}
+
+// countFunc adds one to its counter, if any.
+var countFunc = forkjoin.NewFunc(func(_ *forkjoin.Worker, c *atomic.Int32) struct{} {
+	if c != nil {
+		c.Add(1)
+	}
+	return struct{}{}
+})

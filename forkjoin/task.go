@@ -50,8 +50,14 @@ func (w *Worker) closeOpen(j *job) bool {
 // eager forks it has not joined) and its first frame (heartbeat.go).
 type taskMark struct{ open, frames int }
 
-// mark returns the mark of a task starting now on w.
-func (w *Worker) mark() taskMark { return taskMark{len(w.open), w.nframes} }
+// mark returns the mark of a task starting now on w, and seals the top
+// frame: the task's spawns do not join a run below its mark (batch.go).
+func (w *Worker) mark() taskMark {
+	if d := w.nframes - 1; d >= 0 {
+		w.frames[d].sealed = true
+	}
+	return taskMark{len(w.open), w.nframes}
+}
 
 // leftovers reports whether the task that began at m left anything for
 // settleTask: an unjoined fork, a pending frame, or an open spawn batch.
