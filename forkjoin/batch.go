@@ -139,12 +139,19 @@ func (s *S) goEager(w *Worker, fn func(w *Worker)) {
 // consecutive spawns of one kind (closures, or one Func's) into one scope by
 // one task. A spawn appends to the run on top of its worker's frames when
 // that run is its own task's, still pending and not full, and pushes a new
-// frame otherwise. The spawning task's end runs the runs' tasks
-// (settleFrames), in the order of the spawns, unless a heartbeat promoted
-// them first: promotion moves the older half (rounded up) of a run's pending
-// tasks into a batch record, published as closeBatch publishes one, and the
-// frame stays promotable while tasks are pending in it. The eager path above
-// (open batches) serves shared-queue mode, and spawns past lazyDepth frames.
+// frame otherwise.
+//
+// The spawning task's end runs the runs' tasks (settleFrames), unless a
+// heartbeat promoted them first: the newest run first, and a run's tasks in
+// the order of their spawns, so that the runs a task leaves, pushed above
+// its own run, run before the next task of its run. The spawns of a tree
+// are so walked depth first, in one loop, with no recursion per level.
+//
+// Promotion moves the older half (rounded up) of a run's pending tasks into
+// a batch record, published as closeBatch publishes one, and the frame
+// stays promotable while tasks are pending in it. The eager path above
+// (open batches) serves shared-queue mode, and spawns past lazyDepth
+// frames.
 //
 // A run takes spawns only from the task that pushed it: every task's start
 // (Worker.mark) seals the frame on top, so that a task started above a run
@@ -285,7 +292,7 @@ func (w *Worker) publishSpawns(b *job, s *S) {
 // spawning loop, whose next spawns fill new runs: the batch is then as
 // large as an eager one). A batch runs on one worker, so a run its
 // spawner's end has begun to settle keeps half. A run left with nothing
-// pending leaves the lazy state (settleRun or settleFrames ends its frame).
+// pending leaves the lazy state (settleFrames pops it).
 func promoteRun[T any](fr *lazyFrame, r *spawnFrame[T], into *[spawnBatch]T, all bool) int {
 	k := r.n - r.next
 	if !all && (r.n < spawnBatch || fr.sealed) {
@@ -317,29 +324,26 @@ func (r *funcSpawn[A, R]) promote(w *Worker, fr *lazyFrame, d int, all bool) (pu
 	return true, fr.st == frameLazy
 }
 
-func (r *closureSpawn) settle(w *Worker, fr *lazyFrame, d int, top bool) {
-	settleRun(w, fr, d, top, &r.spawnFrame, callClosure)
+func (r *closureSpawn) settle(w *Worker, fr *lazyFrame, d int) {
+	settleRun(w, fr, d, &r.spawnFrame, callClosure)
 }
 
-func (r *funcSpawn[A, R]) settle(w *Worker, fr *lazyFrame, d int, top bool) {
-	settleRun(w, fr, d, top, &r.spawnFrame, (*Func[A, R])(r.fn).fn)
+func (r *funcSpawn[A, R]) settle(w *Worker, fr *lazyFrame, d int) {
+	settleRun(w, fr, d, &r.spawnFrame, (*Func[A, R])(r.fn).fn)
 }
 
-// settleRun runs the pending tasks of spawn run r, frame d, through run at
+// settleRun runs the tasks of spawn run r, the top frame d, through run, at
 // the end of the task that spawned them (settleFrames, whose deferred
 // recovery takes a task's panic to the scope), each as a task of its own,
-// and ends the frame. A top frame is popped before its last task runs, so
+// for as long as d stays the top frame: a task that leaves runs of its own
+// returns to settleFrames, which takes the newest first and comes back to
+// d once they are done. The frame is popped before its last task runs, so
 // that the task's own spawns reuse the slot (a chain of spawns keeps one
-// frame); a frame below others becomes a hole once its tasks have run
-// (frameRunning while its last one runs). A task not started once the
-// invocation is canceled is skipped.
-func settleRun[T, R any](w *Worker, fr *lazyFrame, d int, top bool, r *spawnFrame[T], run func(*Worker, T) R) {
+// frame). A task not started once the invocation is canceled is skipped.
+func settleRun[T, R any](w *Worker, fr *lazyFrame, d int, r *spawnFrame[T], run func(*Worker, T) R) {
 	s := r.scope
 	for {
 		i := r.next
-		if i >= r.n {
-			break // a promotion took the rest
-		}
 		t := r.tasks[i]
 		var zero T
 		r.tasks[i] = zero
@@ -347,38 +351,20 @@ func settleRun[T, R any](w *Worker, fr *lazyFrame, d int, top bool, r *spawnFram
 		last := r.next == r.n
 		if last {
 			r.endRun()
-			if top {
-				w.popFrame(d)
-			} else {
-				fr.st = frameRunning
-			}
+			w.popFrame(d)
 		}
 		if !w.inv.canceled.Load() {
 			m := w.mark()
 			run(w, t)
-			if w.leftovers(m) { // else a leaf: nothing to end
-				w.endSpawned(m, s)
+			if len(w.open) > m.open || w.batch != nil {
+				// Eager forks or an open batch: the task's end in full.
+				// Frames alone are left to settleFrames.
+				s.fail(w.settleTask(m, nil, nil))
 			}
 		}
-		if last {
-			if !top {
-				w.popFrame(d)
-			}
-			return
+		if last || w.nframes != d+1 || fr.st != frameLazy {
+			return // done, or the task left frames, or a promotion took the rest
 		}
-	}
-	w.popFrame(d)
-}
-
-// endSpawned ends a spawned task of scope s that began at m, returned, and
-// left something (leftovers): it goes, as at any task's end, through
-// settleTask, its panics to s; the common case, spawns left in frames and
-// nothing else, goes straight to settleFrames.
-func (w *Worker) endSpawned(m taskMark, s *S) {
-	if w.nframes > m.frames && len(w.open) == m.open && w.batch == nil {
-		s.fail(w.settleFrames(m.frames, nil))
-	} else {
-		s.fail(w.settleTask(m, nil, nil))
 	}
 }
 

@@ -386,7 +386,7 @@ func callLoop(w *Worker, l *loopJob) (pe *PanicError) {
 
 // A loop frame never outlives its loop: settleFrames finds one only left
 // by a panic, to drop.
-func (l *loopJob) settle(w *Worker, fr *lazyFrame, d int, top bool) { w.popFrame(d) }
+func (l *loopJob) settle(w *Worker, fr *lazyFrame, d int) { w.popFrame(d) }
 
 func (l *loopJob) clearArg() { l.each, l.rng, l.pieces = nil, nil, nil }
 
@@ -683,7 +683,7 @@ func callReduce[T any](w *Worker, l *reduceJob[T]) (r T, pe *PanicError) {
 	return r, pe
 }
 
-func (l *reduceJob[T]) settle(w *Worker, fr *lazyFrame, d int, top bool) { w.popFrame(d) }
+func (l *reduceJob[T]) settle(w *Worker, fr *lazyFrame, d int) { w.popFrame(d) }
 
 func (l *reduceJob[T]) clearArg() {
 	var z T

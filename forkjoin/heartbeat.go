@@ -171,10 +171,10 @@ type frameOps interface {
 	// With all set (promoteAll), a spawn run pushes all its pending
 	// tasks; a loop splits once either way.
 	promote(w *Worker, fr *lazyFrame, d int, all bool) (pushed, again bool)
-	// settle runs a spawn run's tasks at its spawner's end
-	// (settleFrames), or drops a loop's frame that a panic left, and ends
-	// frame d: popped if it is the top frame (top), else a hole.
-	settle(w *Worker, fr *lazyFrame, d int, top bool)
+	// settle, for fr, the top frame d, at its task's end (settleFrames),
+	// runs a spawn run's tasks while fr stays on top, popping it before
+	// its last one, or drops a loop's frame that a panic left.
+	settle(w *Worker, fr *lazyFrame, d int)
 }
 
 type frameState uint8
@@ -182,7 +182,7 @@ type frameState uint8
 const (
 	frameLazy     frameState = iota // pending; may be promoted
 	framePromoted                   // pending; its record is on the deque
-	frameRunning                    // running on its own worker (a join's f(b), a fork or spawn run inline); not promotable
+	frameRunning                    // running on its own worker (a join's f(b), a fork run inline), or a spawn run promotion emptied; not promotable
 	frameWaiting                    // a thief runs it; its joiner helps until it is done
 	frameDone                       // ended below a frame still pending: a hole, popped with the frames above
 )
@@ -421,15 +421,15 @@ func (w *Worker) setSlot(d int, j *job, ops frameOps) {
 }
 
 // settleFrames ends the frames a task left above mark, at the task's end
-// (settleTask): pending forks run, or are joined if promoted, and keep
-// their results in their records, which leave their slots for the handle's
-// late Join; pending spawns run as tasks of their scopes, their panics
-// recorded there. First pushed, first run: a spawn run that is the top
-// frame is popped before its last task runs, so that a chain of spawns (a
-// spawn whose task spawns) reuses the same slots. Frames that are holes, or that a
-// panic or runtime.Goexit left running or waiting, are dropped. pe is the
-// task's panic so far; the first fork's panic becomes it if it is nil.
-// Only w's goroutine calls it.
+// (settleTask), the top one first: pending forks run, or are joined if
+// promoted, and keep their results in their records, which leave their
+// slots for the handle's late Join; pending spawn runs run as tasks of
+// their scopes, their panics recorded there, and each spawned task's own
+// runs, pushed above its run, are taken next (settleRun), so that the
+// spawns of a tree are walked depth first in one loop. Frames that are
+// holes, or that a panic or runtime.Goexit left running or waiting, are
+// dropped. pe is the task's panic so far; the first fork's panic becomes it
+// if it is nil. Only w's goroutine calls it.
 func (w *Worker) settleFrames(mark int, pe *PanicError) *PanicError {
 	for w.nframes > mark {
 		pe = w.settleFramesFrom(mark, pe)
@@ -441,37 +441,30 @@ func (w *Worker) settleFrames(mark int, pe *PanicError) *PanicError {
 // settleFramesFrom is settleFrames until a spawned task panics, or calls
 // runtime.Goexit: the panic goes to the task's scope, and settleFrames
 // calls it again for the frames left, the rest of the task's run and the
-// task's own spawns among them.
+// task's own spawns among them. (A run is popped before its last task
+// runs, so no frame is left half ended.)
 func (w *Worker) settleFramesFrom(mark int, pe *PanicError) (rpe *PanicError) {
 	rpe = pe
 	var (
-		running bool // a spawn run's task runs at frame cur
-		cur     int
-		s       *S
+		running bool // a spawned task runs
+		s       *S   // ... of this scope
 	)
 	defer func() {
 		if running {
-			v := recover()
-			if v != nil {
+			if v := recover(); v != nil {
 				s.fail(asPanicError(v))
 			} else {
 				s.fail(goexitPanic()) // runtime.Goexit, which goes on unwinding
 			}
-			// A run with tasks pending stays lazy, for settleFrames to
-			// go on with; one whose last task ran here is ended. (A run
-			// popped before its last task left the slot to that task,
-			// whose frames are pending or holes by now.)
-			if w.frames[cur].st == frameRunning {
-				w.popFrame(cur)
-			}
 		}
 	}()
-	for k := mark; k < w.nframes; k++ {
+	for w.nframes > mark {
+		k := w.nframes - 1
 		fr := &w.frames[k]
 		switch {
 		case fr.st == frameLazy && fr.ops != nil: // a spawn run
-			running, cur, s = true, k, fr.j.scope
-			fr.ops.settle(w, fr, k, k == w.nframes-1)
+			running, s = true, fr.j.scope
+			fr.ops.settle(w, fr, k)
 			running = false
 		case fr.st == frameLazy || fr.st == framePromoted: // a fork nobody joined
 			j := fr.j
@@ -482,16 +475,13 @@ func (w *Worker) settleFramesFrom(mark int, pe *PanicError) (rpe *PanicError) {
 			} else {
 				w.waitForJob(j)
 			}
-			fr.st = frameDone
+			w.popFrame(k)
 			if rpe == nil {
 				rpe = j.panic
 			}
 		default:
-			fr.st = frameDone
+			w.popFrame(k)
 		}
-	}
-	if w.nframes > mark { // (a run popped the holes below it: less)
-		w.nframes = mark
 	}
 	return rpe
 }
