@@ -3,6 +3,7 @@ package forkjoin
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -81,7 +82,7 @@ func ForRange(w *Worker, lo, hi, grain int, body func(w *Worker, lo, hi int)) {
 		forStep(w, forArgs{lo: lo, hi: hi, grain: grain, splits: w.pool.Workers(), origin: w, body: body})
 		return
 	}
-	forLazy(w, lo, hi, grain, nil, body, false)
+	forLazy(w, lo, hi, grain, nil, body, false, nil)
 }
 
 // For calls body(w, i) for every i in [lo, hi), in parallel, splitting as
@@ -98,7 +99,7 @@ func For(w *Worker, lo, hi int, body func(w *Worker, i int)) {
 				if stop, split := w.loopBeat(span(i, hi)); stop {
 					return
 				} else if split {
-					forLazy(w, i, hi, 0, body, nil, true)
+					forLazy(w, i, hi, 0, body, nil, true, nil)
 					return
 				}
 			}
@@ -119,7 +120,7 @@ func For(w *Worker, lo, hi int, body func(w *Worker, i int)) {
 		}})
 		return
 	}
-	forLazy(w, lo, hi, 0, body, nil, false)
+	forLazy(w, lo, hi, 0, body, nil, false, nil)
 }
 
 // loopBeat is the heartbeat of an inline loop with remaining indices (or
@@ -156,7 +157,7 @@ func forInline(w *Worker, lo, hi, grain int, each func(*Worker, int), rng func(*
 			if stop, split := w.loopBeat((left-1)/uint(c) + 1); stop {
 				return
 			} else if split {
-				forLazy(w, i, hi, grain, each, rng, true)
+				forLazy(w, i, hi, grain, each, rng, true, nil)
 				return
 			}
 		}
@@ -189,6 +190,12 @@ type loopJob struct {
 	each   func(*Worker, int)      // For's body, or nil
 	rng    func(*Worker, int, int) // ForRange's body, or nil
 	pieces *job                    // the frame's pieces not joined yet, newest first, linked by job.next
+	// stop is set once a piece of the loop panicked (or called
+	// runtime.Goexit): pieces not started yet never start. It points to
+	// stopped, the flag of the loop's own frame record, which outlives
+	// every piece (the loop joins them all before it ends).
+	stop    *atomic.Bool
+	stopped atomic.Bool
 }
 
 // loopRecord returns a free loopJob of w's.
@@ -204,8 +211,9 @@ func (w *Worker) loopRecord() *loopJob {
 
 // forLazy runs the loop [lo, hi) of each or rng as a lazy frame (see
 // above), split at once if split is set or another worker is idle and w's
-// deque has nothing for it; past lazyDepth frames it runs inline.
-func forLazy(w *Worker, lo, hi, grain int, each func(*Worker, int), rng func(*Worker, int, int), split bool) {
+// deque has nothing for it; past lazyDepth frames it runs inline. stop is
+// the flag of the loop a piece belongs to, nil for a new loop.
+func forLazy(w *Worker, lo, hi, grain int, each func(*Worker, int), rng func(*Worker, int, int), split bool, stop *atomic.Bool) {
 	d := w.nframes
 	if d >= lazyDepth {
 		forInline(w, lo, hi, grain, each, rng)
@@ -221,6 +229,13 @@ func forLazy(w *Worker, lo, hi, grain int, each func(*Worker, int), rng func(*Wo
 	}
 	l := (*loopJob)(unsafe.Pointer(j)) // the key is the record's type
 	l.at, l.hi, l.grain, l.each, l.rng = lo, hi, grain, each, rng
+	if stop == nil {
+		if l.stopped.Load() {
+			l.stopped.Store(false)
+		}
+		stop = &l.stopped
+	}
+	l.stop = stop
 	w.frames[d].st = frameLazy
 	w.nframes = d + 1
 	if split || w.pool.sleep.hungry() && w.deque.Len() == 0 {
@@ -245,8 +260,8 @@ func (w *Worker) runLoop(l *loopJob, d int) {
 	chunk := 1
 	for {
 		for l.at < l.hi {
-			if w.ticksLeft--; (w.ticksLeft < 0 || w.beat.Load()) && w.forkBeat(d) {
-				l.hi = l.at // canceled: start nothing more
+			if w.ticksLeft--; (w.ticksLeft < 0 || w.beat.Load()) && (w.forkBeat(d) || l.stop.Load()) {
+				l.hi = l.at // canceled, or a piece failed: start nothing more
 				break
 			}
 			i := l.at
@@ -275,7 +290,7 @@ func (w *Worker) runLoop(l *loopJob, d int) {
 		l.pieces, p.next = p.next, nil
 		pl := (*loopJob)(unsafe.Pointer(p))
 		if w.takeBack(p) {
-			if !w.inv.canceled.Load() {
+			if !w.inv.canceled.Load() && !l.stop.Load() {
 				l.at, l.hi = pl.at, pl.hi // run it here, as more of this loop
 				w.frames[d].st = frameLazy
 			}
@@ -299,6 +314,7 @@ func (w *Worker) settleLoop(l *loopJob, d int, v any) {
 	if v != nil {
 		pe = asPanicError(v) // here, while the panicking frames are still on the stack
 	}
+	l.stop.Store(true) // the pieces other workers take from now on do not start
 	for p := l.pieces; p != nil; {
 		next := p.next
 		p.next = nil
@@ -325,7 +341,7 @@ func (l *loopJob) promote(w *Worker, fr *lazyFrame, d int, _ bool) (pushed, agai
 		return false, false
 	}
 	p := w.loopRecord()
-	p.at, p.hi, p.grain, p.each, p.rng = mid, l.hi, l.grain, l.each, l.rng
+	p.at, p.hi, p.grain, p.each, p.rng, p.stop = mid, l.hi, l.grain, l.each, l.rng, l.stop
 	l.hi = mid
 	p.next, l.pieces = l.pieces, &p.job
 	p.inv = w.inv
@@ -376,7 +392,10 @@ func callLoop(w *Worker, l *loopJob) (pe *PanicError) {
 			pe = w.settleTask(mark, recover(), nil)
 		}
 	}()
-	forLazy(w, l.at, l.hi, l.grain, l.each, l.rng, false)
+	if l.stop.Load() {
+		return nil // the loop failed: start nothing more of it
+	}
+	forLazy(w, l.at, l.hi, l.grain, l.each, l.rng, false, l.stop)
 	ok = true
 	if w.leftovers(mark) {
 		pe = w.settleTask(mark, nil, nil)
@@ -388,7 +407,7 @@ func callLoop(w *Worker, l *loopJob) (pe *PanicError) {
 // by a panic, to drop.
 func (l *loopJob) settle(w *Worker, fr *lazyFrame, d int) { w.popFrame(d) }
 
-func (l *loopJob) clearArg() { l.each, l.rng, l.pieces = nil, nil, nil }
+func (l *loopJob) clearArg() { l.each, l.rng, l.pieces, l.stop = nil, nil, nil, nil }
 
 // free returns a joined piece to w's free records.
 func (l *loopJob) free(w *Worker) {
