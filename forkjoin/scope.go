@@ -20,9 +20,14 @@ type S struct {
 	limit int64       // pending tasks beyond which Go runs tasks inline
 	eager int64       // pending tasks up to which each spawn is queued at once (batch.go)
 	ended atomic.Bool // Scope has returned: Go panics
+	// callers are the workers other than w that spawned into the scope,
+	// each at its goroutine's slot (callerSlot) if it was free: written
+	// once per slot, so that a thief's spawns find their worker with two
+	// loads instead of a lookup in the registry (caller).
+	callers [callerSlots]atomic.Pointer[Worker]
 	// Written by every worker that finishes tasks of the scope: on a line
 	// of its own, so that finishing does not slow down spawning.
-	_       [64 - 8 - 8 - 8 - 8 - 4]byte
+	_       [128 - 8 - 8 - 8 - 8 - 8 - callerSlots*8]byte
 	pending atomic.Int64 // tasks spawned and not finished
 	_       [56]byte
 	sleepy  atomic.Bool // the owner armed the scope and may be parked
@@ -120,11 +125,25 @@ func (s *S) caller(fn string, g uintptr) *Worker {
 	if w := s.w; w.g.Load() == g {
 		return w
 	}
+	c := &s.callers[callerSlot(g)]
+	if w := c.Load(); w != nil && w.g.Load() == g && w.inv != nil {
+		return w // (only w's own goroutine finds g in w.g)
+	}
 	if w := workersByG.lookup(g); w != nil && w.pool == s.w.pool && w.inv != nil {
+		if c.Load() == nil {
+			c.CompareAndSwap(nil, w)
+		}
 		return w
 	}
 	panic(fn + ": called from a goroutine that is not a worker of the scope's pool; spawn from the scope's body or its tasks")
 }
+
+// callerSlots is the size of S.callers.
+const callerSlots = 4
+
+// callerSlot is goroutine g's slot in S.callers: the top bits of a
+// multiplicative hash, as the registry's.
+func callerSlot(g uintptr) int { return int((uint64(g) * 0x9E3779B97F4A7C15) >> (64 - 2)) }
 
 // fail records pe, if not nil, as the scope's panic, unless an earlier one
 // was recorded: the first panic wins.
