@@ -51,8 +51,8 @@ import (
 // frame, and leaves it as a hole (frameDone), popped with the frames above
 // it. Every task's end (settleTask, run by every task boundary) ends the
 // frames its task left above its mark: forks run (or are joined) and keep
-// their results for a late Join, spawns run as tasks of their scopes, first
-// pushed first.
+// their results for a late Join, spawns run as tasks of their scopes, the
+// top frame first (settleFrames).
 //
 // Lazy and inline joins and loops. A join or loop that may be promoted
 // needs a deferred settle: if f(a) (or a loop body) panics, or calls
