@@ -411,3 +411,81 @@ func TestInlineSpawnEndsAsATask(t *testing.T) {
 		}
 	}
 }
+
+// spawnTree is a tree of n nodes in which node i has the children
+// fanout*i+1 .. fanout*i+fanout (those below n), walked by spawning every
+// child into one scope from its parent's task, as the tree walks do.
+type spawnTree struct {
+	s      *S
+	n      int
+	fanout int
+	runs   []atomic.Int32
+}
+
+var spawnTreeFunc *Func[spawnTreeArg, struct{}]
+
+func init() {
+	spawnTreeFunc = NewFunc(func(w *Worker, a spawnTreeArg) struct{} {
+		a.t.visit(w, a.i, true)
+		return struct{}{}
+	})
+}
+
+type spawnTreeArg struct {
+	t *spawnTree
+	i int
+}
+
+func (t *spawnTree) visit(w *Worker, i int, useFunc bool) {
+	t.runs[i].Add(1)
+	for c := t.fanout*i + 1; c <= t.fanout*i+t.fanout && c < t.n; c++ {
+		if useFunc {
+			spawnTreeFunc.Go(t.s, spawnTreeArg{t, c})
+		} else {
+			t.s.Go(func(w *Worker) { t.visit(w, c, false) })
+		}
+	}
+}
+
+// TestSpawnRunsRunOnce walks trees whose nodes spawn their children into
+// one scope (runs of up to spawnBatch spawns, settled depth first, promoted
+// half at a time), with S.Go and Func.Go, wide and narrow, with the normal
+// heartbeat and a promotion at every fork: every node runs exactly once,
+// and no frame is left.
+func TestSpawnRunsRunOnce(t *testing.T) {
+	n := 1 << 14
+	if testing.Short() {
+		n = 1 << 11
+	}
+	for _, every := range []bool{false, true} {
+		for _, useFunc := range []bool{false, true} {
+			for _, fanout := range []int{1, 3, spawnBatch + 5} {
+				for _, workers := range []int{1, 2, 4} {
+					name := fmt.Sprintf("every=%v/func=%v/fanout=%d/workers=%d", every, useFunc, fanout, workers)
+					t.Run(name, func(t *testing.T) {
+						if every {
+							promoteEveryFork(t)
+						}
+						size := n
+						if fanout == 1 {
+							size = 2 * lazyDepth // a chain: one frame, reused
+						}
+						p := New(Workers(workers))
+						for range 3 {
+							tr := &spawnTree{n: size, fanout: fanout, runs: make([]atomic.Int32, size)}
+							Run(p, func(w *Worker) {
+								Scope(w, func(s *S) {
+									tr.s = s
+									tr.visit(w, 0, useFunc)
+								})
+							})
+							checkOnce(t, tr.runs)
+						}
+						p.Close()
+						checkNoFrames(t, p)
+					})
+				}
+			}
+		}
+	}
+}
