@@ -100,7 +100,7 @@ func (f *Func[A, R]) Go(s *S, a A) {
 			return
 		}
 	}
-	fb := newBatch[funcBatch[A, R]](w, key)
+	fb := newRecord[funcBatch[A, R]](w, key)
 	fb.f = f
 	fb.args[0] = a
 	s.open(w, &fb.job)
@@ -129,7 +129,7 @@ func (s *S) goEager(w *Worker, fn func(w *Worker)) {
 		}
 		return
 	}
-	cb := newBatch[closureBatch](w, key)
+	cb := newRecord[closureBatch](w, key)
 	cb.fns[0] = fn
 	s.open(w, &cb.job)
 }
@@ -214,17 +214,7 @@ func spawnClosure(w *Worker, s *S, fn func(*Worker), d int) {
 	key := typeKey[closureSpawn]()
 	r := (*closureSpawn)(unsafe.Pointer(w.runOnTop(d, key, s, nil)))
 	if r == nil {
-		j := w.frames[d].j
-		if j == nil || j.key != key {
-			if j = w.slotRecord(d, key); j == nil {
-				nr := &closureSpawn{}
-				nr.run, nr.owner, nr.key = nr, w, key
-				j = &nr.job
-			}
-			w.setSlot(d, j, (*closureSpawn)(unsafe.Pointer(j)))
-		}
-		r = (*closureSpawn)(unsafe.Pointer(j)) // the key is the record's type
-		w.pushRun(d, &r.spawnHead, s, nil)
+		r = newRun[closureSpawn](w, d, key, s, nil)
 	}
 	r.tasks[r.n] = fn
 	r.n++
@@ -241,17 +231,7 @@ func spawnFunc[A, R any](w *Worker, s *S, f *Func[A, R], a A, d int) {
 	key := typeKey[funcSpawn[A, R]]()
 	r := (*funcSpawn[A, R])(unsafe.Pointer(w.runOnTop(d, key, s, unsafe.Pointer(f))))
 	if r == nil {
-		j := w.frames[d].j
-		if j == nil || j.key != key {
-			if j = w.slotRecord(d, key); j == nil {
-				nr := &funcSpawn[A, R]{}
-				nr.run, nr.owner, nr.key = nr, w, key
-				j = &nr.job
-			}
-			w.setSlot(d, j, (*funcSpawn[A, R])(unsafe.Pointer(j)))
-		}
-		r = (*funcSpawn[A, R])(unsafe.Pointer(j)) // the key is the record's type
-		w.pushRun(d, &r.spawnHead, s, unsafe.Pointer(f))
+		r = newRun[funcSpawn[A, R]](w, d, key, s, unsafe.Pointer(f))
 	}
 	r.tasks[r.n] = a
 	r.n++
@@ -261,6 +241,29 @@ func spawnFunc[A, R any](w *Worker, s *S, f *Func[A, R], a A, d int) {
 		r.tasks[r.n-1] = zero
 		w.unspawn(&r.spawnHead)
 	}
+}
+
+// runRecord is what newRun makes: a pointer to a spawn run's record type
+// T (closureSpawn, funcSpawn), whose first field is its spawnHead.
+type runRecord[T any] interface {
+	*T
+	executor
+	frameOps
+}
+
+// newRun starts a run of record type T (key) into s, of Func fn (nil for
+// S.Go), in w's frame slot d, the new top frame, and returns its record:
+// the slot's own if it is of the kind, else one from w's cache or a new one.
+func newRun[T any, P runRecord[T]](w *Worker, d int, key unsafe.Pointer, s *S, fn unsafe.Pointer) P {
+	j := w.frames[d].j
+	if j == nil || j.key != key {
+		if j = w.slotRecord(d, key); j == nil {
+			j = (*job)(unsafe.Pointer(newRecord[T, P](w, key))) // the header is T's first field
+		}
+		w.setSlot(d, j, P(unsafe.Pointer(j)))
+	}
+	w.pushRun(d, (*spawnHead)(unsafe.Pointer(j)), s, fn)
+	return P(unsafe.Pointer(j)) // the key is the record's type
 }
 
 // unspawn takes back the newest task of the run on top, h, whose heartbeat
@@ -288,11 +291,11 @@ func (w *Worker) publishSpawns(b *job, s *S) {
 
 // promoteRun moves the older half (rounded up) of r's pending tasks into
 // into, a batch's, and returns how many it moved: all of them with all
-// set, or when the run is full and its spawner is still running (a
-// spawning loop, whose next spawns fill new runs: the batch is then as
-// large as an eager one). A batch runs on one worker, so a run its
-// spawner's end has begun to settle keeps half. A run left with nothing
-// pending leaves the lazy state (settleFrames pops it).
+// set, or when the run is full and not sealed (a spawning loop, whose next
+// spawns fill new runs: the batch is then as large as an eager one). A
+// batch runs on one worker, so any other run keeps half for its own worker.
+// A run left with nothing pending leaves the lazy state (settleFrames pops
+// it).
 func promoteRun[T any](fr *lazyFrame, r *spawnFrame[T], into *[spawnBatch]T, all bool) int {
 	k := r.n - r.next
 	if !all && (r.n < spawnBatch || fr.sealed) {
@@ -309,7 +312,7 @@ func promoteRun[T any](fr *lazyFrame, r *spawnFrame[T], into *[spawnBatch]T, all
 
 func (r *closureSpawn) promote(w *Worker, fr *lazyFrame, d int, all bool) (pushed, again bool) {
 	s := r.scope
-	b := newBatch[closureBatch](w, typeKey[closureBatch]())
+	b := newRecord[closureBatch](w, typeKey[closureBatch]())
 	b.tasks = uint32(promoteRun(fr, &r.spawnFrame, &b.fns, all))
 	w.publishSpawns(&b.job, s)
 	return true, fr.st == frameLazy
@@ -317,7 +320,7 @@ func (r *closureSpawn) promote(w *Worker, fr *lazyFrame, d int, all bool) (pushe
 
 func (r *funcSpawn[A, R]) promote(w *Worker, fr *lazyFrame, d int, all bool) (pushed, again bool) {
 	s := r.scope
-	b := newBatch[funcBatch[A, R]](w, typeKey[funcBatch[A, R]]())
+	b := newRecord[funcBatch[A, R]](w, typeKey[funcBatch[A, R]]())
 	b.f = (*Func[A, R])(r.fn)
 	b.tasks = uint32(promoteRun(fr, &r.spawnFrame, &b.args, all))
 	w.publishSpawns(&b.job, s)
@@ -375,17 +378,16 @@ func (r *closureSpawn) abandon(*Worker)    {}
 func (r *funcSpawn[A, R]) execute(*Worker) { panic("forkjoin: a spawn frame's record ran as a job") }
 func (r *funcSpawn[A, R]) abandon(*Worker) {}
 
-// batchRecord is what newBatch makes: a pointer to a batch record type T,
-// whose first field is its job header (funcBatch, closureBatch, rangeBatch).
-type batchRecord[T any] interface {
+// recordType is what newRecord makes: a pointer to a record type T whose
+// first field is its job header (the batches, the spawn runs).
+type recordType[T any] interface {
 	*T
 	executor
 }
 
-// newBatch returns a free batch record of type T from w's cache, or a new
-// one that w owns; key is typeKey[T](). Only w's goroutine calls it, to
-// open a batch.
-func newBatch[T any, P batchRecord[T]](w *Worker, key unsafe.Pointer) P {
+// newRecord returns a free record of type T from w's cache, or a new one
+// that w owns; key is typeKey[T](). Only w's goroutine calls it.
+func newRecord[T any, P recordType[T]](w *Worker, key unsafe.Pointer) P {
 	if j := w.cacheGet(key); j != nil {
 		return P(unsafe.Pointer(j)) // the key is the record's type
 	}

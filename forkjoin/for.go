@@ -230,7 +230,7 @@ func forLazy(w *Worker, lo, hi, grain int, each func(*Worker, int), rng func(*Wo
 	l := (*loopJob)(unsafe.Pointer(j)) // the key is the record's type
 	l.at, l.hi, l.grain, l.each, l.rng = lo, hi, grain, each, rng
 	if stop == nil {
-		if l.stopped.Load() {
+		if l.stopped.Load() { // a store only then: an atomic store is a fence
 			l.stopped.Store(false)
 		}
 		stop = &l.stopped

@@ -62,7 +62,7 @@ func (l *forLoop) spawn(w *Worker, lo int) {
 		}
 		return
 	}
-	rb := newBatch[rangeBatch](w, key)
+	rb := newRecord[rangeBatch](w, key)
 	rb.l, rb.lo = l, lo
 	l.s.open(w, &rb.job)
 }

@@ -134,7 +134,7 @@ func TestIdleWorkerTrimsItsRecords(t *testing.T) {
 	}
 }
 
-// Every record type begins with its job header: the record cache, newBatch
+// Every record type begins with its job header: the record cache, newRecord
 // and the deques convert between *job and the record's type by pointer cast.
 func TestRecordHeadersComeFirst(t *testing.T) {
 	for name, off := range map[string]uintptr{
@@ -144,6 +144,8 @@ func TestRecordHeadersComeFirst(t *testing.T) {
 		"closureBatch": unsafe.Offsetof(closureBatch{}.job),
 		"rangeBatch":   unsafe.Offsetof(rangeBatch{}.job),
 		"invokeJob":    unsafe.Offsetof(invokeJob[int]{}.job),
+		"closureSpawn": unsafe.Offsetof(closureSpawn{}.job),
+		"funcSpawn":    unsafe.Offsetof(funcSpawn[int, int]{}.job),
 	} {
 		if off != 0 {
 			t.Errorf("%s's job header is at offset %d, want 0", name, off)

@@ -138,12 +138,15 @@ func (s *S) caller(fn string, g uintptr) *Worker {
 	panic(fn + ": called from a goroutine that is not a worker of the scope's pool; spawn from the scope's body or its tasks")
 }
 
-// callerSlots is the size of S.callers.
-const callerSlots = 4
+// S.callers holds callerSlots = 2^callerBits workers.
+const (
+	callerBits  = 2
+	callerSlots = 1 << callerBits
+)
 
 // callerSlot is goroutine g's slot in S.callers: the top bits of a
 // multiplicative hash, as the registry's.
-func callerSlot(g uintptr) int { return int((uint64(g) * 0x9E3779B97F4A7C15) >> (64 - 2)) }
+func callerSlot(g uintptr) int { return int((uint64(g) * 0x9E3779B97F4A7C15) >> (64 - callerBits)) }
 
 // fail records pe, if not nil, as the scope's panic, unless an earlier one
 // was recorded: the first panic wins.
