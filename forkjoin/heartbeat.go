@@ -166,10 +166,10 @@ type lazyFrame struct {
 type frameOps interface {
 	// promote makes the pending work of fr, frame d, stealable: it
 	// reports whether it pushed a job, and whether fr may be promoted again
-	// (a loop with two pieces left). A frame with nothing to push leaves
-	// the lazy state.
-	// With all set (promoteAll), a spawn run pushes all its pending
-	// tasks; a loop splits once either way.
+	// (a loop with two pieces left, a spawn run with tasks left). A frame
+	// with nothing to push leaves the lazy state. With all set
+	// (promoteAll), a spawn run pushes all its pending tasks; a loop splits
+	// once either way.
 	promote(w *Worker, fr *lazyFrame, d int, all bool) (pushed, again bool)
 	// settle, for fr, the top frame d, at its task's end (settleFrames),
 	// runs a spawn run's tasks while fr stays on top, popping it before
@@ -238,7 +238,7 @@ func (w *Worker) promoteOldest() bool {
 			w.promoteAt = k + 1
 			pushed, again := w.promote(fr, k, false)
 			if again {
-				w.promoteAt = k // a loop: what is left is still the oldest work
+				w.promoteAt = k // a loop or a run: what is left is still the oldest work
 			}
 			if pushed {
 				w.pool.sleep.notify()
