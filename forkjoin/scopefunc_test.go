@@ -2,6 +2,7 @@ package forkjoin_test
 
 import (
 	"errors"
+	"fmt"
 	"runtime"
 	"sync/atomic"
 	"testing"
@@ -239,10 +240,16 @@ func TestHeartbeatPublishesHeldBackSpawns(t *testing.T) {
 }
 
 // A task's spawns are the task's, even where its spawner's spawns of the
-// same kind into the same scope wait just below its mark: they run by the
-// time the task's Join returns, not at the spawner's end. (Lazy spawns of
-// one kind share a frame: the task's first spawn must start a frame of its
-// own, not join the spawner's.)
+// same kind into the same scope wait just below its mark: a spawn still
+// lazy at the task's end runs then, not at the spawner's end. (Lazy spawns
+// of one kind share a frame: the task's first spawn must start a frame of
+// its own, not join the spawner's.) On one worker nothing is published, so
+// the spawn has run by the time the task's Join returns. On two, a spawn
+// made while the other worker waits is published at once and is the
+// scope's to wait for, so it may still be pending then; but it is
+// stealable, so it runs while the spawner spins without settling. Joined
+// to the spawner's run it would wait for the spawner's end, and the spin
+// would time out.
 func TestTaskSpawnsEndWithTheTask(t *testing.T) {
 	kinds := []struct {
 		name  string
@@ -260,26 +267,32 @@ func TestTaskSpawnsEndWithTheTask(t *testing.T) {
 	for _, workers := range []int{1, 2} {
 		p := forkjoin.New(forkjoin.Workers(workers))
 		for _, k := range kinds {
-			for range 100 {
-				var inner atomic.Int32
-				forkjoin.Run(p, func(w *forkjoin.Worker) {
-					forkjoin.Scope(w, func(s *forkjoin.S) {
-						// The first spawn of the root task is offered
-						// to thieves at once; the later ones wait on top.
-						for range 3 {
-							k.spawn(s, nil)
-						}
-						f := forkjoin.Spawn(w, func(w *forkjoin.Worker) int {
-							k.spawn(s, &inner)
-							return 0
+			t.Run(fmt.Sprintf("%s/workers=%d", k.name, workers), func(t *testing.T) {
+				for i := 0; i < 100 && !t.Failed(); i++ { // a failure costs waitUntil's timeout
+					var inner atomic.Int32
+					forkjoin.Run(p, func(w *forkjoin.Worker) {
+						forkjoin.Scope(w, func(s *forkjoin.S) {
+							// The first spawn of the root task is offered
+							// to thieves at once; the later ones wait on top.
+							for range 3 {
+								k.spawn(s, nil)
+							}
+							f := forkjoin.Spawn(w, func(w *forkjoin.Worker) int {
+								k.spawn(s, &inner)
+								return 0
+							})
+							f.Join(w)
+							ran := inner.Load() == 1
+							if !ran && workers > 1 {
+								ran = waitUntil(func() bool { return inner.Load() == 1 })
+							}
+							if !ran {
+								t.Error("a task's spawn waited for its spawner's end")
+							}
 						})
-						f.Join(w)
-						if inner.Load() != 1 {
-							t.Errorf("%s, workers=%d: a task's spawn had not run when its Join returned", k.name, workers)
-						}
 					})
-				})
-			}
+				}
+			})
 		}
 		p.Close()
 	}
