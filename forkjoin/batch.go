@@ -84,9 +84,24 @@ func (f *Func[A, R]) Go(s *S, a A) {
 		w = s.caller("forkjoin.Func.Go", g)
 	}
 	if d := w.nframes; d < lazyDepth && !w.shared && s.inv == w.inv {
-		spawnFunc(w, s, f, a, d) // sees a cancellation at its heartbeat
+		// A lazy spawn: a is appended to the run on top, or starts one in
+		// frame d. The heartbeat sees a cancellation.
+		key := typeKey[funcSpawn[A, R]]()
+		r := (*funcSpawn[A, R])(unsafe.Pointer(w.runOnTop(d, key, s, unsafe.Pointer(f))))
+		if r == nil {
+			r = newRun[funcSpawn[A, R]](w, d, key, s, unsafe.Pointer(f))
+		}
+		r.tasks[r.n] = a
+		r.n++
+		w.nTasks++
+		if w.ticksLeft--; (w.ticksLeft < 0 || w.idleWaits()) && w.forkBeat(w.nframes-1) {
+			var zero A
+			r.tasks[r.n-1] = zero
+			w.unspawn(&r.spawnHead)
+		}
 		return
 	}
+	// Eager: a goes into an open batch, or is published at once (see open).
 	if s.canceled() {
 		return
 	}
@@ -225,24 +240,6 @@ func spawnClosure(w *Worker, s *S, fn func(*Worker), d int) {
 	}
 }
 
-// spawnFunc is Func.Go with a lazy frame: a is appended to the run on top,
-// or starts one in frame d, w.nframes.
-func spawnFunc[A, R any](w *Worker, s *S, f *Func[A, R], a A, d int) {
-	key := typeKey[funcSpawn[A, R]]()
-	r := (*funcSpawn[A, R])(unsafe.Pointer(w.runOnTop(d, key, s, unsafe.Pointer(f))))
-	if r == nil {
-		r = newRun[funcSpawn[A, R]](w, d, key, s, unsafe.Pointer(f))
-	}
-	r.tasks[r.n] = a
-	r.n++
-	w.nTasks++
-	if w.ticksLeft--; (w.ticksLeft < 0 || w.idleWaits()) && w.forkBeat(w.nframes-1) {
-		var zero A
-		r.tasks[r.n-1] = zero
-		w.unspawn(&r.spawnHead)
-	}
-}
-
 // runRecord is what newRun makes: a pointer to a spawn run's record type
 // T (closureSpawn, funcSpawn), whose first field is its spawnHead.
 type runRecord[T any] interface {
@@ -337,22 +334,25 @@ func (r *funcSpawn[A, R]) settle(w *Worker, fr *lazyFrame, d int) {
 
 // settleRun runs the tasks of spawn run r, the top frame d, through run, at
 // the end of the task that spawned them (settleFrames, whose deferred
-// recovery takes a task's panic to the scope), each as a task of its own,
-// for as long as d stays the top frame: a task that leaves runs of its own
-// returns to settleFrames, which takes the newest first and comes back to
-// d once they are done. The frame is popped before its last task runs, so
-// that the task's own spawns reuse the slot (a chain of spawns keeps one
-// frame). A task not started once the invocation is canceled is skipped.
+// recovery takes a task's panic to the scope), each as a task of its own.
+// After each task it goes on with the run on top, if that is a pending run
+// of r's kind, Func and scope at or above d: r's next task, the run the task
+// left (its spawns), or, once that is done, the run below it that it came
+// from. So a recursion's spawns are walked depth first without a trip
+// through settleFrames per level; anything else on top (a fork the task
+// left unjoined, a run of another kind) returns to settleFrames, which
+// settles it and comes back. Each run is popped before its last task runs,
+// so that the task's own spawns reuse the slot (a chain of spawns keeps one
+// frame), and a panic leaves no run half ended. A task not started once
+// the invocation is canceled is skipped.
 func settleRun[T, R any](w *Worker, fr *lazyFrame, d int, r *spawnFrame[T], run func(*Worker, T) R) {
-	s := r.scope
+	s, key, fn, base := r.scope, r.key, r.fn, d
 	for {
 		i := r.next
 		t := r.tasks[i]
 		var zero T
 		r.tasks[i] = zero
-		r.next = i + 1
-		last := r.next == r.n
-		if last {
+		if r.next = i + 1; r.next == r.n {
 			r.endRun()
 			w.popFrame(d)
 		}
@@ -365,8 +365,15 @@ func settleRun[T, R any](w *Worker, fr *lazyFrame, d int, r *spawnFrame[T], run 
 				s.fail(w.settleTask(m, nil, nil))
 			}
 		}
-		if last || w.nframes != d+1 || fr.st != frameLazy {
-			return // done, or the task left frames, or a promotion took the rest
+		if d = w.nframes - 1; d < base {
+			return
+		}
+		fr = &w.frames[d]
+		if fr.st != frameLazy || fr.ops == nil || fr.j.key != key || fr.j.scope != s {
+			return // a fork, a run of another kind, or a promotion took the rest
+		}
+		if r = (*spawnFrame[T])(unsafe.Pointer(fr.j)); r.fn != fn { // the key is the record's type
+			return
 		}
 	}
 }

@@ -2,11 +2,13 @@ package forkjoin
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"slices"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // Tests of the lazy frames of every fork point (heartbeat.go, for.go,
@@ -420,6 +422,13 @@ type spawnTree struct {
 	n      int
 	fanout int
 	runs   []atomic.Int32
+
+	// Optional: every forkEvery-th node also forks a leaf after its first
+	// child and leaves it unjoined (its task's end runs it), counted in
+	// forked; the node panicAt panics once it has spawned its children.
+	forkEvery int
+	forked    []atomic.Int32
+	panicAt   int
 }
 
 var spawnTreeFunc *Func[spawnTreeArg, struct{}]
@@ -436,6 +445,12 @@ type spawnTreeArg struct {
 	i int
 }
 
+// spawnTreeLeaf counts a node's unjoined fork.
+var spawnTreeLeaf = NewFunc(func(_ *Worker, a spawnTreeArg) struct{} {
+	a.t.forked[a.i].Add(1)
+	return struct{}{}
+})
+
 func (t *spawnTree) visit(w *Worker, i int, useFunc bool) {
 	t.runs[i].Add(1)
 	for c := t.fanout*i + 1; c <= t.fanout*i+t.fanout && c < t.n; c++ {
@@ -444,8 +459,16 @@ func (t *spawnTree) visit(w *Worker, i int, useFunc bool) {
 		} else {
 			t.s.Go(func(w *Worker) { t.visit(w, c, false) })
 		}
+		if c == t.fanout*i+1 && t.forkEvery > 0 && i%t.forkEvery == 0 {
+			spawnTreeLeaf.Fork(w, spawnTreeArg{t, i}) // a fork frame between two runs
+		}
+	}
+	if i == t.panicAt && t.panicAt > 0 {
+		panic(errTreeNode)
 	}
 }
+
+var errTreeNode = errors.New("spawn tree node panics")
 
 // TestSpawnRunsRunOnce walks trees whose nodes spawn their children into
 // one scope (runs of up to spawnBatch spawns, settled depth first, promoted
@@ -489,3 +512,111 @@ func TestSpawnRunsRunOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestSpawnRunsSettleAroundForksAndPanics walks spawn trees whose tasks
+// leave unjoined forks between their runs, so that the settle meets fork
+// frames among the runs of one recursion, and whose one node panics after
+// spawning its children: every node and every fork still runs exactly
+// once, the scope re-raises the panic, and no frame is left.
+func TestSpawnRunsSettleAroundForksAndPanics(t *testing.T) {
+	n := 1 << 13
+	if testing.Short() {
+		n = 1 << 11
+	}
+	for _, every := range []bool{false, true} {
+		for _, useFunc := range []bool{false, true} {
+			for _, workers := range []int{1, 2, 4} {
+				name := fmt.Sprintf("every=%v/func=%v/workers=%d", every, useFunc, workers)
+				t.Run(name, func(t *testing.T) {
+					if every {
+						promoteEveryFork(t)
+					}
+					p := New(Workers(workers))
+					for _, panicAt := range []int{0, 5, n / 2} {
+						tr := &spawnTree{n: n, fanout: 3, runs: make([]atomic.Int32, n),
+							forkEvery: 4, forked: make([]atomic.Int32, n), panicAt: panicAt}
+						v := func() (v any) {
+							defer func() { v = recover() }()
+							Run(p, func(w *Worker) {
+								Scope(w, func(s *S) {
+									tr.s = s
+									tr.visit(w, 0, useFunc)
+								})
+							})
+							return nil
+						}()
+						if pe, ok := v.(*PanicError); panicAt > 0 && (!ok || pe.Value != errTreeNode) {
+							t.Errorf("panicAt=%d: Run panicked with %v, want a *PanicError of the node's", panicAt, v)
+						} else if panicAt == 0 && v != nil {
+							t.Errorf("Run panicked with %v", v)
+						}
+						checkOnce(t, tr.runs)
+						for i := range tr.forked {
+							if want := int32(boolInt(i%tr.forkEvery == 0 && tr.fanout*i+1 < n)); tr.forked[i].Load() != want {
+								t.Errorf("panicAt=%d: node %d's fork ran %d times, want %d", panicAt, i, tr.forked[i].Load(), want)
+								break
+							}
+						}
+					}
+					p.Close()
+					checkNoFrames(t, p)
+				})
+			}
+		}
+	}
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// TestTaskEndSettlesOnlyItsOwnRuns: a task's end (here a Future's task,
+// joined inline) settles the runs above its mark and stops there, even
+// where the run just below, its spawner's, is of the same kind, Func and
+// scope. The spawner's spawns wait for the spawner's end: run inside its
+// Join they would run while it holds whatever it holds across the Join.
+func TestTaskEndSettlesOnlyItsOwnRuns(t *testing.T) {
+	hp := heartbeatPeriod
+	heartbeatPeriod = time.Hour // nothing is promoted but the offered first spawn
+	t.Cleanup(func() { heartbeatPeriod = hp })
+	p := New(Workers(1))
+	defer p.Close()
+	for _, useFunc := range []bool{false, true} {
+		var outer, inner atomic.Int32
+		spawn := func(s *S, c *atomic.Int32) {
+			if useFunc {
+				spawnCountFunc.Go(s, c)
+			} else {
+				s.Go(func(*Worker) { c.Add(1) })
+			}
+		}
+		Run(p, func(w *Worker) {
+			Scope(w, func(s *S) {
+				spawn(s, &outer) // offered to thieves at once
+				for range 3 {
+					spawn(s, &outer) // a run on top
+				}
+				f := Spawn(w, func(w *Worker) int {
+					spawn(s, &inner)
+					return 0
+				})
+				f.Join(w)
+				if n := outer.Load(); inner.Load() != 1 || n != 0 {
+					t.Errorf("func=%v: at the Join's return the task's spawn ran %d times, its spawner's %d; want 1 and 0",
+						useFunc, inner.Load(), n)
+				}
+			})
+		})
+		if outer.Load() != 4 {
+			t.Errorf("func=%v: the spawner's spawns ran %d times, want 4", useFunc, outer.Load())
+		}
+	}
+}
+
+var spawnCountFunc = NewFunc(func(_ *Worker, c *atomic.Int32) struct{} {
+	c.Add(1)
+	return struct{}{}
+})
