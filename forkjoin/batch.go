@@ -365,6 +365,9 @@ func settleRun[T, R any](w *Worker, fr *lazyFrame, d int, r *spawnFrame[T], run 
 				s.fail(w.settleTask(m, nil, nil))
 			}
 		}
+		if w.nframes == d+1 && r.next < r.n {
+			continue // the task left nothing, and r still has tasks pending
+		}
 		if d = w.nframes - 1; d < base {
 			return
 		}
