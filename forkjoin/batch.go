@@ -325,11 +325,11 @@ func (r *funcSpawn[A, R]) promote(w *Worker, fr *lazyFrame, d int, all bool) (pu
 }
 
 func (r *closureSpawn) settle(w *Worker, fr *lazyFrame, d int) {
-	settleRun(w, fr, d, &r.spawnFrame, callClosure)
+	settleRun(w, d, &r.spawnFrame, callClosure)
 }
 
 func (r *funcSpawn[A, R]) settle(w *Worker, fr *lazyFrame, d int) {
-	settleRun(w, fr, d, &r.spawnFrame, (*Func[A, R])(r.fn).fn)
+	settleRun(w, d, &r.spawnFrame, (*Func[A, R])(r.fn).fn)
 }
 
 // settleRun runs the tasks of spawn run r, the top frame d, through run, at
@@ -345,7 +345,7 @@ func (r *funcSpawn[A, R]) settle(w *Worker, fr *lazyFrame, d int) {
 // so that the task's own spawns reuse the slot (a chain of spawns keeps one
 // frame), and a panic leaves no run half ended. A task not started once
 // the invocation is canceled is skipped.
-func settleRun[T, R any](w *Worker, fr *lazyFrame, d int, r *spawnFrame[T], run func(*Worker, T) R) {
+func settleRun[T, R any](w *Worker, d int, r *spawnFrame[T], run func(*Worker, T) R) {
 	s, key, fn, base := r.scope, r.key, r.fn, d
 	for {
 		i := r.next
@@ -371,7 +371,7 @@ func settleRun[T, R any](w *Worker, fr *lazyFrame, d int, r *spawnFrame[T], run 
 		if d = w.nframes - 1; d < base {
 			return
 		}
-		fr = &w.frames[d]
+		fr := &w.frames[d]
 		if fr.st != frameLazy || fr.ops == nil || fr.j.key != key || fr.j.scope != s {
 			return // a fork, a run of another kind, or a promotion took the rest
 		}
