@@ -233,5 +233,5 @@ func (w *Worker) awake() int {
 		w.procs, w.procsLeft = runtime.GOMAXPROCS(0), 64
 	}
 	p := w.pool
-	return p.size + int(p.spares.active.Load()) - int(p.sleep.idle.Load())
+	return p.size + int(p.spares.active.Load()) - p.sleep.idle()
 }

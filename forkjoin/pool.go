@@ -67,7 +67,7 @@ func New(opts ...Option) *Pool {
 	for _, w := range p.workers {
 		w.isParked = true
 	}
-	p.sleep.idle.Store(int32(n))
+	p.sleep.counts.Store(uint64(n) * oneIdle)
 	p.wg.Add(n)
 	for _, w := range p.workers {
 		go w.loop(true)

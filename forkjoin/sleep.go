@@ -7,7 +7,7 @@ import (
 
 // sleep is the pool's idle/wake protocol.
 //
-// A worker that runs out of work first searches (counted in searching), then
+// A worker that runs out of work first searches (counted as searching), then
 // parks: it adds itself to parked, raises idle, looks for work once more and
 // only then blocks on its wake channel. A producer publishes work first (a
 // deque push, a queue append) and then reads idle and searching. Go's atomics
@@ -20,12 +20,32 @@ import (
 // work it wakes one more worker, which searches in turn. Wake-ups thus spread
 // one at a time as long as work keeps appearing, with no thundering herd.
 type sleep struct {
-	searching atomic.Int32 // workers looking for work, awake
-	idle      atomic.Int32 // len(parked), readable without the lock
+	// counts is two counts in one word, so that a producer, which checks
+	// on every lazy fork whether anyone is hungry, reads both in one load:
+	// idle, len(parked) (readable without the lock), in the high 32 bits;
+	// searching, the workers looking for work awake, in the low 32.
+	counts atomic.Uint64
 
 	mu     sync.Mutex
 	parked []*Worker
 }
+
+// A count's unit in sleep.counts, and the word's two counts.
+const (
+	oneSearching uint64 = 1
+	oneIdle      uint64 = 1 << 32
+)
+
+func idleOf(v uint64) int      { return int(v >> 32) }
+func searchingOf(v uint64) int { return int(uint32(v)) }
+
+// addIdle and addSearching add n (negative to remove) to a count;
+// addSearching returns the new counts.
+func (s *sleep) addIdle(n int)             { s.counts.Add(uint64(int64(n)) * oneIdle) }
+func (s *sleep) addSearching(n int) uint64 { return s.counts.Add(uint64(int64(n)) * oneSearching) }
+
+// idle returns the number of parked workers.
+func (s *sleep) idle() int { return idleOf(s.counts.Load()) }
 
 // parking is a worker's slot in the sleep protocol.
 type parking struct {
@@ -37,15 +57,13 @@ type parking struct {
 
 // notify is called after new work was published.
 func (s *sleep) notify() {
-	if s.idle.Load() != 0 && s.searching.Load() == 0 {
+	if v := s.counts.Load(); idleOf(v) != 0 && searchingOf(v) == 0 {
 		s.wakeOne()
 	}
 }
 
 // hungry reports whether some worker is looking for work or parked.
-func (s *sleep) hungry() bool {
-	return s.searching.Load() != 0 || s.idle.Load() != 0
-}
+func (s *sleep) hungry() bool { return s.counts.Load() != 0 }
 
 // wakeOne wakes a parked worker for new work: the most recently parked idle
 // one (its cache is the warmest), else the most recently parked joiner,
@@ -78,7 +96,7 @@ func (s *sleep) wake(idleOnly bool) {
 	s.parked = append(s.parked[:i], s.parked[i+1:]...)
 	w.isParked = false
 	w.wokeForWork = true
-	s.idle.Add(-1)
+	s.addIdle(-1)
 	s.mu.Unlock()
 	w.stats.wakeups.Add(1)
 	w.signal()
@@ -92,7 +110,7 @@ func (s *sleep) wakeAll() {
 	for _, w := range ws {
 		w.isParked = false
 	}
-	s.idle.Add(-int32(len(ws)))
+	s.addIdle(-len(ws))
 	s.mu.Unlock()
 	for _, w := range ws {
 		w.signal()
@@ -103,16 +121,17 @@ func (s *sleep) wakeAll() {
 // than half of the n workers' busy ones are searching (Go's scheduler spins
 // at most that many Ms). The others go straight to the last look and park.
 func (s *sleep) maySearch(n int) bool {
-	return 2*int(s.searching.Load()) < n-int(s.idle.Load())
+	v := s.counts.Load()
+	return 2*searchingOf(v) < n-idleOf(v)
 }
 
 // startSearching and stopSearching bracket a worker's search for work. When
 // the last searcher finds work, there may be more where it came from, so it
 // wakes a parked worker to keep looking.
-func (s *sleep) startSearching() { s.searching.Add(1) }
+func (s *sleep) startSearching() { s.addSearching(1) }
 
 func (s *sleep) stopSearching(found bool) {
-	if s.searching.Add(-1) == 0 && found && s.idle.Load() != 0 {
+	if v := s.addSearching(-1); searchingOf(v) == 0 && found && idleOf(v) != 0 {
 		s.wakeOne()
 	}
 }
@@ -138,7 +157,7 @@ func (w *Worker) park(pr probe) {
 	s.parked = append(s.parked, w)
 	w.isParked = true
 	w.joining = pr != nil
-	s.idle.Add(1)
+	s.addIdle(1)
 	s.mu.Unlock()
 
 	// The last look, after raising idle (see the type comment): for a
@@ -195,7 +214,7 @@ func (w *Worker) unlist() {
 		}
 	}
 	w.isParked = false
-	s.idle.Add(-1)
+	s.addIdle(-1)
 }
 
 // wakeOwner wakes w, parked (or about to park) on a latch or scope that has

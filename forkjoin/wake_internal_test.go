@@ -11,7 +11,7 @@ func TestWakeOnePrefersIdleWorkers(t *testing.T) {
 	idle := &Worker{parking: parking{wake: make(chan struct{}, 1), isParked: true}}
 	joiner := &Worker{parking: parking{wake: make(chan struct{}, 1), isParked: true, joining: true}}
 	s.parked = []*Worker{idle, joiner}
-	s.idle.Store(2)
+	s.addIdle(2)
 	s.wakeOne()
 	if len(idle.wake) != 1 || len(joiner.wake) != 0 {
 		t.Fatalf("wakeOne woke idle=%d joiner=%d; want the idle worker", len(idle.wake), len(joiner.wake))
@@ -62,3 +62,29 @@ func (pr *spawnOnce) done() bool {
 }
 
 func (pr *spawnOnce) arm() bool { return false }
+
+// The sleep protocol's two counts share one word: each moves alone, a
+// count's fall to zero leaves the other as it was, and hungry sees either.
+func TestSleepCountsShareAWord(t *testing.T) {
+	var s sleep
+	if s.hungry() {
+		t.Fatal("hungry with nobody idle or searching")
+	}
+	s.addIdle(3)
+	s.addSearching(2)
+	if v := s.counts.Load(); idleOf(v) != 3 || searchingOf(v) != 2 || s.idle() != 3 {
+		t.Fatalf("idle, searching = %d, %d; want 3, 2", idleOf(v), searchingOf(v))
+	}
+	s.addIdle(-3)
+	if v := s.addSearching(-1); idleOf(v) != 0 || searchingOf(v) != 1 || !s.hungry() {
+		t.Fatalf("idle, searching = %d, %d, hungry %v; want 0, 1, true", idleOf(v), searchingOf(v), s.hungry())
+	}
+	if v := s.addSearching(-1); v != 0 || s.hungry() {
+		t.Fatalf("counts = %#x after both fell to zero", v)
+	}
+	s.addIdle(1)
+	if !s.hungry() || !s.maySearch(4) || s.maySearch(1) {
+		t.Fatalf("one idle of 4: hungry %v, maySearch(4) %v, maySearch(1) %v; want true, true, false",
+			s.hungry(), s.maySearch(4), s.maySearch(1))
+	}
+}
