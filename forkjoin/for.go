@@ -40,6 +40,11 @@ type forArgs struct {
 	splits int // adaptive: how many more times this piece may split
 	origin *Worker
 	body   func(w *Worker, lo, hi int)
+	// stop, shared by the pieces of one adaptive loop or reduction, is set
+	// once a piece panicked (or called runtime.Goexit): pieces not started
+	// yet never start, so a worker waiting for the call's pieces does not
+	// run the rest of it, one panic after another.
+	stop *atomic.Bool
 }
 
 var forFunc *Func[forArgs, struct{}]
@@ -79,7 +84,7 @@ func ForRange(w *Worker, lo, hi, grain int, body func(w *Worker, lo, hi int)) {
 		return
 	}
 	if w.shared {
-		forStep(w, forArgs{lo: lo, hi: hi, grain: grain, splits: w.pool.Workers(), origin: w, body: body})
+		forStep(w, forArgs{lo: lo, hi: hi, grain: grain, splits: w.pool.Workers(), origin: w, body: body, stop: new(atomic.Bool)})
 		return
 	}
 	forLazy(w, lo, hi, grain, nil, body, false, nil)
@@ -117,7 +122,7 @@ func For(w *Worker, lo, hi int, body func(w *Worker, i int)) {
 			for i := lo; i < hi; i++ {
 				body(w, i)
 			}
-		}})
+		}, stop: new(atomic.Bool)})
 		return
 	}
 	forLazy(w, lo, hi, 0, body, nil, false, nil)
@@ -423,10 +428,21 @@ func forStep(w *Worker, a forArgs) struct{} {
 		forSpawn(w, a)
 		return struct{}{}
 	}
+	if a.stop.Load() {
+		return struct{}{} // a piece panicked: start nothing more
+	}
 	n := span(a.lo, a.hi)
 	if !a.split(w, n) {
 		w.tick()
+		stopOnPanic := a.stop
+		done := false
+		defer func() {
+			if !done {
+				stopOnPanic.Store(true)
+			}
+		}()
 		a.body(w, a.lo, a.hi)
+		done = true
 		return struct{}{}
 	}
 	mid := int(uint(a.lo) + n/2)
@@ -483,7 +499,7 @@ func ReduceW[T any](w *Worker, lo, hi int, zero T, mapf func(w *Worker, i int) T
 				if stop, split := w.loopBeat(span(i, hi)); stop {
 					return acc
 				} else if split {
-					return combine(acc, reduceLazy(w, i, hi, zero, nil, mapf, combine, true))
+					return combine(acc, reduceLazy(w, i, hi, zero, nil, mapf, combine, true, nil))
 				}
 			}
 			w.nTasks++
@@ -505,11 +521,11 @@ func reduce[T any](w *Worker, name string, lo, hi int, zero T, mapf func(int) T,
 	}
 	if w.shared {
 		return reduceStep(w, reduceArgs[T]{
-			forArgs: forArgs{lo: lo, hi: hi, splits: w.pool.Workers(), origin: w},
+			forArgs: forArgs{lo: lo, hi: hi, splits: w.pool.Workers(), origin: w, stop: new(atomic.Bool)},
 			self:    reduceFunc[T](), zero: zero, mapf: mapf, mapw: mapw, combine: combine,
 		})
 	}
-	return reduceLazy(w, lo, hi, zero, mapf, mapw, combine, false)
+	return reduceLazy(w, lo, hi, zero, mapf, mapw, combine, false, nil)
 }
 
 // reduceInline is an inline loop (see above) of Reduce or ReduceW.
@@ -520,7 +536,7 @@ func reduceInline[T any](w *Worker, lo, hi int, zero T, mapf func(int) T, mapw f
 			if stop, split := w.loopBeat(span(i, hi)); stop {
 				return acc
 			} else if split {
-				return combine(acc, reduceLazy(w, i, hi, zero, mapf, mapw, combine, true))
+				return combine(acc, reduceLazy(w, i, hi, zero, mapf, mapw, combine, true, nil))
 			}
 		}
 		w.nTasks++
@@ -544,6 +560,10 @@ type reduceJob[T any] struct {
 	combine func(x, y T) T
 	res     T
 	pieces  *job
+	// stop and stopped are loopJob's: set once a piece panicked (or
+	// called runtime.Goexit), so that pieces not started never start.
+	stop    *atomic.Bool
+	stopped atomic.Bool
 }
 
 func reduceRecord[T any](w *Worker) *reduceJob[T] {
@@ -556,8 +576,9 @@ func reduceRecord[T any](w *Worker) *reduceJob[T] {
 	return l
 }
 
-// reduceLazy is forLazy for Reduce and ReduceW.
-func reduceLazy[T any](w *Worker, lo, hi int, zero T, mapf func(int) T, mapw func(*Worker, int) T, combine func(x, y T) T, split bool) T {
+// reduceLazy is forLazy for Reduce and ReduceW; stop is the flag of the
+// reduction a piece belongs to, nil for a new one.
+func reduceLazy[T any](w *Worker, lo, hi int, zero T, mapf func(int) T, mapw func(*Worker, int) T, combine func(x, y T) T, split bool, stop *atomic.Bool) T {
 	d := w.nframes
 	if d >= lazyDepth {
 		return reduceInline(w, lo, hi, zero, mapf, mapw, combine)
@@ -572,6 +593,13 @@ func reduceLazy[T any](w *Worker, lo, hi int, zero T, mapf func(int) T, mapw fun
 	}
 	l := (*reduceJob[T])(unsafe.Pointer(j)) // the key is the record's type
 	l.at, l.hi, l.zero, l.mapf, l.mapw, l.combine = lo, hi, zero, mapf, mapw, combine
+	if stop == nil {
+		if l.stopped.Load() { // a store only then: an atomic store is a fence
+			l.stopped.Store(false)
+		}
+		stop = &l.stopped
+	}
+	l.stop = stop
 	w.frames[d].st = frameLazy
 	w.nframes = d + 1
 	if split || w.pool.sleep.hungry() && w.deque.Len() == 0 {
@@ -597,8 +625,8 @@ func runReduce[T any](w *Worker, l *reduceJob[T], d int) T {
 	acc := l.zero
 	for {
 		for l.at < l.hi {
-			if w.ticksLeft--; (w.ticksLeft < 0 || w.beat.Load()) && w.forkBeat(d) {
-				l.hi = l.at // canceled: start nothing more
+			if w.ticksLeft--; (w.ticksLeft < 0 || w.beat.Load()) && (w.forkBeat(d) || l.stop.Load()) {
+				l.hi = l.at // canceled, or a piece failed: start nothing more
 				break
 			}
 			i := l.at
@@ -617,7 +645,7 @@ func runReduce[T any](w *Worker, l *reduceJob[T], d int) T {
 		l.pieces, p.next = p.next, nil
 		pl := (*reduceJob[T])(unsafe.Pointer(p))
 		if w.takeBack(p) {
-			if !w.inv.canceled.Load() {
+			if !w.inv.canceled.Load() && !l.stop.Load() {
 				l.at, l.hi = pl.at, pl.hi
 				w.frames[d].st = frameLazy
 			}
@@ -640,6 +668,7 @@ func settleReduce[T any](w *Worker, l *reduceJob[T], d int, v any) {
 	if v != nil {
 		pe = asPanicError(v) // here, while the panicking frames are still on the stack
 	}
+	l.stop.Store(true) // the pieces other workers take from now on do not start
 	for p := l.pieces; p != nil; {
 		next := p.next
 		p.next = nil
@@ -664,7 +693,7 @@ func (l *reduceJob[T]) promote(w *Worker, fr *lazyFrame, d int, _ bool) (pushed,
 		return false, false
 	}
 	p := reduceRecord[T](w)
-	p.at, p.hi, p.zero, p.mapf, p.mapw, p.combine = mid, l.hi, l.zero, l.mapf, l.mapw, l.combine
+	p.at, p.hi, p.zero, p.mapf, p.mapw, p.combine, p.stop = mid, l.hi, l.zero, l.mapf, l.mapw, l.combine, l.stop
 	l.hi = mid
 	p.next, l.pieces = l.pieces, &p.job
 	p.inv = w.inv
@@ -694,7 +723,10 @@ func callReduce[T any](w *Worker, l *reduceJob[T]) (r T, pe *PanicError) {
 			pe = w.settleTask(mark, recover(), nil)
 		}
 	}()
-	r = reduceLazy(w, l.at, l.hi, l.zero, l.mapf, l.mapw, l.combine, false)
+	if l.stop.Load() {
+		return r, nil // the reduction failed: start nothing more of it
+	}
+	r = reduceLazy(w, l.at, l.hi, l.zero, l.mapf, l.mapw, l.combine, false, l.stop)
 	ok = true
 	if w.leftovers(mark) {
 		pe = w.settleTask(mark, nil, nil)
@@ -706,7 +738,7 @@ func (l *reduceJob[T]) settle(w *Worker, fr *lazyFrame, d int) { w.popFrame(d) }
 
 func (l *reduceJob[T]) clearArg() {
 	var z T
-	l.zero, l.res, l.mapf, l.mapw, l.combine, l.pieces = z, z, nil, nil, nil, nil
+	l.zero, l.res, l.mapf, l.mapw, l.combine, l.pieces, l.stop = z, z, nil, nil, nil, nil, nil
 }
 
 func (l *reduceJob[T]) free(w *Worker) {
@@ -740,12 +772,19 @@ func reduceFunc[T any]() *Func[reduceArgs[T], T] {
 }
 
 func reduceStep[T any](w *Worker, a reduceArgs[T]) T {
-	if w.Canceled() {
-		return a.zero
+	if w.Canceled() || a.stop.Load() {
+		return a.zero // canceled, or a piece panicked: start nothing more
 	}
 	n := span(a.lo, a.hi)
 	if !a.split(w, n) {
 		w.tick()
+		stopOnPanic := a.stop
+		done := false
+		defer func() {
+			if !done {
+				stopOnPanic.Store(true)
+			}
+		}()
 		acc := a.zero
 		for i := a.lo; i < a.hi; i++ {
 			if a.mapf != nil {
@@ -754,6 +793,7 @@ func reduceStep[T any](w *Worker, a reduceArgs[T]) T {
 				acc = a.combine(acc, a.mapw(w, i))
 			}
 		}
+		done = true
 		return acc
 	}
 	mid := int(uint(a.lo) + n/2)

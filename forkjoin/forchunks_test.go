@@ -172,3 +172,53 @@ func TestForRangeLongerThanMaxInt(t *testing.T) {
 		}
 	}
 }
+
+// A reduction, and a loop of adaptive grain, stop at their first panic as
+// a fixed-grain loop does: the pieces the other workers take from then on
+// do not start, and a worker waiting for the failed call's pieces does not
+// run the rest of it, one panic after another.
+func TestReduceAndAdaptiveLoopStopAtPanic(t *testing.T) {
+	const n = 20000
+	calls := []struct {
+		name string
+		run  func(w *forkjoin.Worker, ran *atomic.Int64)
+	}{
+		{"Reduce", func(w *forkjoin.Worker, ran *atomic.Int64) {
+			forkjoin.Reduce(w, 0, n, 0, func(int) int {
+				ran.Add(1)
+				panic("index")
+			}, func(x, y int) int { return x + y })
+		}},
+		{"ReduceW", func(w *forkjoin.Worker, ran *atomic.Int64) {
+			forkjoin.ReduceW(w, 0, n, 0, func(*forkjoin.Worker, int) int {
+				ran.Add(1)
+				panic("index")
+			}, func(x, y int) int { return x + y })
+		}},
+		{"ForRange grain 0", func(w *forkjoin.Worker, ran *atomic.Int64) {
+			forkjoin.ForRange(w, 0, n, 0, func(*forkjoin.Worker, int, int) {
+				ran.Add(1)
+				panic("piece")
+			})
+		}},
+	}
+	for _, c := range calls {
+		for _, mode := range []forkjoin.Mode{forkjoin.WorkStealing, forkjoin.SharedQueue} {
+			for _, workers := range []int{1, 2, 4} {
+				p := forkjoin.New(forkjoin.Workers(workers), forkjoin.WithMode(mode))
+				var ran atomic.Int64
+				pe := recovered(func() {
+					forkjoin.Run(p, func(w *forkjoin.Worker) { c.run(w, &ran) })
+				})
+				p.Close()
+				if _, ok := pe.(*forkjoin.PanicError); !ok {
+					t.Errorf("%s, %v, %d workers: panicked with %v, want a *PanicError", c.name, mode, workers, pe)
+				}
+				if k := ran.Load(); k > int64(4*workers) {
+					t.Errorf("%s, %v, %d workers: %d pieces started, the first of them panicking; want at most %d",
+						c.name, mode, workers, k, 4*workers)
+				}
+			}
+		}
+	}
+}
