@@ -372,7 +372,7 @@ func settleRun[T, R any](w *Worker, d int, r *spawnFrame[T], run func(*Worker, T
 			return
 		}
 		fr := &w.frames[d]
-		if fr.st != frameLazy || fr.ops == nil || fr.j.key != key || fr.j.scope != s {
+		if fr.st != frameLazy || fr.j.key != key || fr.j.scope != s {
 			return // a fork, a run of another kind, or a promotion took the rest
 		}
 		if r = (*spawnFrame[T])(unsafe.Pointer(fr.j)); r.fn != fn { // the key is the record's type

@@ -40,11 +40,18 @@ type forArgs struct {
 	splits int // adaptive: how many more times this piece may split
 	origin *Worker
 	body   func(w *Worker, lo, hi int)
-	// stop, shared by the pieces of one adaptive loop or reduction, is set
-	// once a piece panicked (or called runtime.Goexit): pieces not started
-	// yet never start, so a worker waiting for the call's pieces does not
-	// run the rest of it, one panic after another.
+	// stop is pieceStop's for an adaptive loop or a reduction in
+	// shared-queue mode: one flag per call, shared by its pieces, set by
+	// a leaf that does not return (stopUnlessDone).
 	stop *atomic.Bool
+}
+
+// stopUnlessDone, deferred by a leaf piece, sets stop if the leaf did not
+// finish (done unset): it panicked or called runtime.Goexit.
+func stopUnlessDone(stop *atomic.Bool, done *bool) {
+	if !*done {
+		stop.Store(true)
+	}
 }
 
 var forFunc *Func[forArgs, struct{}]
@@ -84,7 +91,11 @@ func ForRange(w *Worker, lo, hi, grain int, body func(w *Worker, lo, hi int)) {
 		return
 	}
 	if w.shared {
-		forStep(w, forArgs{lo: lo, hi: hi, grain: grain, splits: w.pool.Workers(), origin: w, body: body, stop: new(atomic.Bool)})
+		a := forArgs{lo: lo, hi: hi, grain: grain, splits: w.pool.Workers(), origin: w, body: body}
+		if grain == 0 {
+			a.stop = new(atomic.Bool) // a fixed grain stops through its scope (forSpawn)
+		}
+		forStep(w, a)
 		return
 	}
 	forLazy(w, lo, hi, grain, nil, body, false, nil)
@@ -195,12 +206,31 @@ type loopJob struct {
 	each   func(*Worker, int)      // For's body, or nil
 	rng    func(*Worker, int, int) // ForRange's body, or nil
 	pieces *job                    // the frame's pieces not joined yet, newest first, linked by job.next
-	// stop is set once a piece of the loop panicked (or called
-	// runtime.Goexit): pieces not started yet never start. It points to
-	// stopped, the flag of the loop's own frame record, which outlives
-	// every piece (the loop joins them all before it ends).
+	pieceStop
+}
+
+// pieceStop is what the pieces of one lazy loop or reduction share to stop
+// at its first failure: stop is set once a piece panicked (or called
+// runtime.Goexit), and pieces not started yet never start, so that a worker
+// waiting for the failed call's pieces does not run the rest of them, one
+// panic after another. stop points to stopped, the flag of the call's own
+// frame record, which outlives every piece (the call joins them all before
+// it ends).
+type pieceStop struct {
 	stop    *atomic.Bool
 	stopped atomic.Bool
+}
+
+// startStop sets the record's stop flag to stop, that of the call a piece
+// belongs to, or, for a new call (nil), to its own flag, cleared.
+func (p *pieceStop) startStop(stop *atomic.Bool) {
+	if stop == nil {
+		if p.stopped.Load() { // a store only then: an atomic store is a fence
+			p.stopped.Store(false)
+		}
+		stop = &p.stopped
+	}
+	p.stop = stop
 }
 
 // loopRecord returns a free loopJob of w's.
@@ -234,16 +264,10 @@ func forLazy(w *Worker, lo, hi, grain int, each func(*Worker, int), rng func(*Wo
 	}
 	l := (*loopJob)(unsafe.Pointer(j)) // the key is the record's type
 	l.at, l.hi, l.grain, l.each, l.rng = lo, hi, grain, each, rng
-	if stop == nil {
-		if l.stopped.Load() { // a store only then: an atomic store is a fence
-			l.stopped.Store(false)
-		}
-		stop = &l.stopped
-	}
-	l.stop = stop
+	l.startStop(stop)
 	w.frames[d].st = frameLazy
 	w.nframes = d + 1
-	if split || w.pool.sleep.hungry() && w.deque.Len() == 0 {
+	if split || w.idleWaits() {
 		w.promoteOldest() // this loop, unless an older frame waits
 	}
 	finished := false
@@ -434,13 +458,8 @@ func forStep(w *Worker, a forArgs) struct{} {
 	n := span(a.lo, a.hi)
 	if !a.split(w, n) {
 		w.tick()
-		stopOnPanic := a.stop
 		done := false
-		defer func() {
-			if !done {
-				stopOnPanic.Store(true)
-			}
-		}()
+		defer stopUnlessDone(a.stop, &done)
 		a.body(w, a.lo, a.hi)
 		done = true
 		return struct{}{}
@@ -560,10 +579,7 @@ type reduceJob[T any] struct {
 	combine func(x, y T) T
 	res     T
 	pieces  *job
-	// stop and stopped are loopJob's: set once a piece panicked (or
-	// called runtime.Goexit), so that pieces not started never start.
-	stop    *atomic.Bool
-	stopped atomic.Bool
+	pieceStop
 }
 
 func reduceRecord[T any](w *Worker) *reduceJob[T] {
@@ -593,16 +609,10 @@ func reduceLazy[T any](w *Worker, lo, hi int, zero T, mapf func(int) T, mapw fun
 	}
 	l := (*reduceJob[T])(unsafe.Pointer(j)) // the key is the record's type
 	l.at, l.hi, l.zero, l.mapf, l.mapw, l.combine = lo, hi, zero, mapf, mapw, combine
-	if stop == nil {
-		if l.stopped.Load() { // a store only then: an atomic store is a fence
-			l.stopped.Store(false)
-		}
-		stop = &l.stopped
-	}
-	l.stop = stop
+	l.startStop(stop)
 	w.frames[d].st = frameLazy
 	w.nframes = d + 1
-	if split || w.pool.sleep.hungry() && w.deque.Len() == 0 {
+	if split || w.idleWaits() {
 		w.promoteOldest() // this loop, unless an older frame waits
 	}
 	finished := false
@@ -778,13 +788,8 @@ func reduceStep[T any](w *Worker, a reduceArgs[T]) T {
 	n := span(a.lo, a.hi)
 	if !a.split(w, n) {
 		w.tick()
-		stopOnPanic := a.stop
 		done := false
-		defer func() {
-			if !done {
-				stopOnPanic.Store(true)
-			}
-		}()
+		defer stopUnlessDone(a.stop, &done)
 		acc := a.zero
 		for i := a.lo; i < a.hi; i++ {
 			if a.mapf != nil {
