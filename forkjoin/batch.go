@@ -74,7 +74,7 @@ type closureBatch struct {
 }
 
 // Go spawns f(a) in scope s, like s.Go, but allocation-free: the record
-// carries a (with other spawns' arguments; see batch.go), and the worker
+// carries a (with other spawns' arguments), and the worker
 // that spawned it keeps the record for reuse. The result is discarded. Call
 // it from the scope's body or any of its tasks, as s.Go; it panics where
 // s.Go does.
@@ -408,8 +408,8 @@ func newRecord[T any, P recordType[T]](w *Worker, key unsafe.Pointer) P {
 }
 
 // open starts j, a batch record holding one task of s, on w: queued at once
-// while few tasks are pending or anyone is hungry (rule 3), else kept open
-// for the spawns that follow. Only w's goroutine calls it.
+// while few tasks are pending, or while a worker is searching or parked and
+// w's deque is empty (rule 3), else kept open for the spawns that follow. Only w's goroutine calls it.
 func (s *S) open(w *Worker, j *job) {
 	w.closeBatch()
 	j.scope = s

@@ -44,7 +44,7 @@
 // work waits in a frame of the worker's own, with no atomic and no deque
 // operation, and the worker pushes its oldest such frame on its deque, a
 // loop the upper half of what it has left, when another worker finds its
-// deque empty or is parked (heartbeat.go); work nobody took the worker runs
+// deque empty or is parked; work nobody took the worker runs
 // itself when the code that forked it gets there: a join when its first half
 // returns, a fork at its Join, a spawn when the task that spawned it ends, a
 // loop's indices in order. A fork nobody was offered costs about a function
@@ -92,7 +92,8 @@
 // that asked, up to 16 of them stolen and run as one batch; past 256 pending
 // frames, and in shared-queue mode, they travel in batches published when
 // full, when the spawning task forks, waits or ends, and at once while
-// anyone is idle. So wait for tasks only through the library (a scope's end,
+// few are pending or while a worker is idle and the spawner's deque holds
+// nothing for it. So wait for tasks only through the library (a scope's end,
 // Join, Future.Join): a task that blocks on a channel, a lock or a
 // sync.WaitGroup until another task of the scope has run may wait for ever
 // (the other may be pending in the blocked task's own frames, or sit in one
@@ -107,7 +108,7 @@
 //
 // A worker with nothing to do searches for a few rounds, then parks on a
 // channel. A producer that publishes work wakes one parked worker when nobody
-// is searching; the sleep protocol (sleep.go) guarantees that no wake-up is
+// is searching; the sleep protocol guarantees that no wake-up is
 // lost. An idle pool's goroutines are all parked and use no CPU.
 //
 // # Sharing the machine: latency
@@ -158,7 +159,7 @@
 //     nobody promoted).
 //   - A job record is reused only by the worker that forked it, and only after
 //     its join has seen it complete (a spawned task's record, which nobody
-//     joins, after it ran; records.go).
+//     joins, after it ran).
 //   - A joiner re-raises a panic only after both sides of its join finished,
 //     so a task's data is never freed while a sibling still uses it.
 //

@@ -8,7 +8,7 @@ import "unsafe"
 // usually allocates its closure (its job record comes from the worker's
 // cache). A Func instead forks job records that carry the argument and the
 // result by value, and each worker keeps the records it used on a free list
-// (records.go), so a fork in steady state allocates nothing.
+// so a fork in steady state allocates nothing.
 // Make Funcs once (a package-level variable, or one per type for a generic
 // algorithm: a Func made per call would keep what it captures reachable from
 // the workers' free records) and fork them as often as you like. A Func whose body forks
@@ -72,7 +72,7 @@ func (f *Func[A, R]) Call(w *Worker, a A) R { return f.fn(w, a) }
 // work until the thief is done. A panic on either side is re-raised as a
 // *PanicError after both sides have finished.
 //
-// In work-stealing mode the fork is lazy (heartbeat.go): f(b) is made
+// In work-stealing mode the fork is lazy: f(b) is made
 // stealable only when w offers its oldest pending joins to thieves: when
 // another worker runs out of work, or about every 100 µs while one is
 // parked; a join nobody was
@@ -80,8 +80,7 @@ func (f *Func[A, R]) Call(w *Worker, a A) R { return f.fn(w, a) }
 // forks eagerly, as in shared-queue mode.
 //
 // Once the invocation is canceled, Join runs neither call and returns zero
-// values; a lazy Join notices it within 32 forks. Its eager path
-// (joinEager) and the closure Join are twins (see Join).
+// values; a lazy Join notices it within 32 forks.
 func (f *Func[A, R]) Join(w *Worker, a, b A) (ra, rb R) {
 	// An inline join (heartbeat.go) is the common case: never promoted,
 	// so it needs no frame, no record and no defer. Worker.Inline is its
@@ -114,7 +113,7 @@ func (f *Func[A, R]) Join(w *Worker, a, b A) (ra, rb R) {
 // Inline reports whether a fork at this point would run inline: whether a
 // Func.Join here would call both sides one after the other on w, with no
 // frame, no record and no way for another worker to take either side.
-// That is what most joins of a deep recursion do (heartbeat.go), and a
+// That is what most joins of a deep recursion do, and a
 // recursion can then make the two calls itself, as direct calls the compiler
 // sees, instead of the two calls through a func value that Join makes:
 //
@@ -134,10 +133,9 @@ func (f *Func[A, R]) Join(w *Worker, a, b A) (ra, rb R) {
 // Join whenever it reports false. A true counts one fork toward the next
 // heartbeat, and one task in Stats.Tasks, as an inline Join does; it is
 // false when the heartbeat is due (then Join promotes an older frame and
-// checks for cancellation), within protectDepth frames of the promotion
-// frontier (the joins Join makes lazy, hence stealable: the outermost ones
-// of a task, and the next ones after a heartbeat found nothing older to
-// promote), in shared-queue mode, and on a nil *Worker or one kept after its
+// checks for cancellation), for the few outermost joins of a task and the
+// next few after a heartbeat found nothing older to offer (those Join makes
+// lazy, hence stealable), in shared-queue mode, and on a nil *Worker or one kept after its
 // task returned while that worker is idle (then Join panics). Call it only
 // from w's task, as Join: on another goroutine it reads w's frames as
 // racily as Join's inline path does.
@@ -192,7 +190,7 @@ func (f *Func[A, R]) joinEager(w *Worker, a, b A) (ra, rb R) {
 // returns its result. Once the invocation is canceled, Fork starts nothing
 // and the handle yields the zero value.
 //
-// In work-stealing mode the fork is lazy (heartbeat.go), as Join's: f(a)
+// In work-stealing mode the fork is lazy, as Join's: f(a)
 // waits in a frame of w's own until its Join runs it, unless w offered it
 // to thieves first (its oldest frames, when another worker runs out of work
 // or is parked); a fork nobody was offered costs about a

@@ -10,8 +10,8 @@ type Future[T any] struct {
 	d   int32 // 1 + the spawn's frame (heartbeat.go); 0 for an eager one, in w.open
 }
 
-// Spawn makes fn stealable now and returns a Future to join later, in any
-// order relative to other forks. Join every Future exactly once, from the
+// Spawn forks fn and returns a Future to join later, in any order relative
+// to other forks. Join every Future exactly once, from the
 // task that spawned it. A Future the task leaves unjoined is joined when the
 // task returns (its panic, if any, becomes the task's), so no spawned task
 // outlives its invocation; but join explicitly: until then it may still be
@@ -20,7 +20,7 @@ type Future[T any] struct {
 //
 // In work-stealing mode the spawn is lazy, as Func.Fork's: fn waits in a
 // frame of w's own until the Future's Join runs it, unless w offered it to
-// thieves first (heartbeat.go). A spawn nobody was offered makes no fenced
+// thieves first. A spawn nobody was offered makes no fenced
 // operation and no allocation beside fn's closure; with its Join it costs
 // a few function calls, its Join's deferred call among them (fn's run is a
 // task of its own), where the closure's allocation costs about as much

@@ -102,22 +102,21 @@ func (j *closureJob[T]) free(w *Worker) {
 // from that thief) until fb is done. A panic on either side is re-raised as a
 // *PanicError once both sides have finished; if both panic, fa's wins.
 //
-// In work-stealing mode the fork is lazy, as Func.Join's (heartbeat.go): fb
-// is made stealable only when w offers its oldest pending forks to thieves,
+// In work-stealing mode the fork is lazy, as Func.Join's: fb is made
+// stealable only when w offers its oldest pending forks to thieves,
 // and a join nobody was offered costs about two calls. Its job record comes
 // from w's free records, but fb's closure escapes to the heap (a thief may
 // run it): one allocation per Join when it captures variables. For
 // recursion with millions of forks, use a Func. Once the invocation is
 // canceled, Join runs neither side and returns zero values; the lazy Join
 // notices it within 32 forks.
-//
-// Join and Func.Join's eager path (joinEager) are twins: a change to one's
-// protocol (fork, take back, wait, settle) belongs in the other.
 func Join[A, B any](w *Worker, fa func(*Worker) A, fb func(*Worker) B) (a A, b B) {
 	if fa == nil || fb == nil {
 		panic("forkjoin.Join: fa and fb must not be nil")
 	}
 	// As Func.Join: the inline join, with no frame, is the common case.
+	// joinEager here and Func.Join's joinEager share one protocol (fork,
+	// take back, wait, settle): a change to one belongs in the other.
 	if !w.Inline() {
 		w.check("forkjoin.Join")
 		if w.nframes-w.promoteAt < protectDepth {

@@ -40,7 +40,8 @@ func (q *queue) count(j *job, d int) {
 }
 
 // lock takes the queue's lock and counts a wait when it was held, as the
-// seeds do: one failed TryLock before Lock is one lock wait.
+// reference experiment counts them: one failed TryLock before Lock is one
+// lock wait.
 func (q *queue) lock(st *workerStats) {
 	if q.mu.TryLock() {
 		return

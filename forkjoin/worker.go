@@ -18,12 +18,13 @@ const (
 // A Worker is one of a pool's goroutines. Tasks receive the Worker running
 // them and pass it to Join, Spawn, Scope and For. A *Worker belongs to the
 // task it was handed to: do not keep it, or use it from another goroutine.
-//
-// A Worker composes the per-worker state of each concern, declared in the
-// file that owns it, in the order that keeps the hot fields together and
-// the fields other workers write on a line of their own (TestWorkerLayout).
-// Unless a field says otherwise, only the worker's own goroutine touches it.
 type Worker struct {
+	// A Worker composes the per-worker state of each concern, declared in
+	// the file that owns it, in the order that keeps the hot fields together
+	// and the fields other workers write on a line of their own
+	// (TestWorkerLayout). Unless a field says otherwise, only the worker's
+	// own goroutine touches it.
+
 	// Set by newWorker, read-only after: any goroutine may read them.
 	pool   *Pool
 	id     int
@@ -116,9 +117,11 @@ func (w *Worker) Canceled() bool {
 }
 
 // loop is the worker goroutine: run work while there is any, search a little
-// when there is none, then park until woken. Only the pool starts it, with
-// parked set: New lists every worker as parked (pool.go), and the worker
-// waits for its first wake-up before it looks for work.
+// when there is none, then park until woken. New starts each worker's loop
+// with parked set (New lists every worker as parked, and the worker waits
+// for its first wake-up before it looks for work); a spare that Blocking
+// lends, and the goroutine that carries a worker on after a task's
+// runtime.Goexit, start it with parked false, to look for work at once.
 func (w *Worker) loop(parked bool) {
 	w.bindGoroutine()
 	exited := false
@@ -343,7 +346,7 @@ func (w *Worker) fork(j *job) {
 	w.push(j)
 }
 
-// push publishes j, whose root is set, on w's deque or the shared queue,
+// push publishes j, whose invocation (j.inv) is set, on w's deque or the shared queue,
 // and wakes a parked worker for it if nobody searches. Only w's goroutine
 // calls it: fork, and closeBatch for a batch stamped when it was opened.
 func (w *Worker) push(j *job) {
