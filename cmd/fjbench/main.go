@@ -66,7 +66,7 @@ type scenario struct {
 var scenarios = []scenario{
 	{name: "tiny", doc: "the tiny-tasks experiment: 2·10^6 tiny tasks, one queue vs per-worker stealing, weight sweep (default)", run: runTiny, finish: finishTiny},
 	{name: "fib", doc: "doubly recursive Fibonacci, fib(-n, default 35) with a serial -cutoff (default 12)", run: runFib},
-	{name: "sort", doc: "sorting -n (default 10^6) int64s (-input, default random): fjkit merge sort and quicksort, slices.Sort, a goroutine merge sort", run: runSort},
+	{name: "sort", doc: "sorting -n (default 10^6) int64s (-input, default random): par.Sort, par.SortFunc, par.SortStableFunc, par.SortByKey, fjkit merge sort and quicksort, slices.Sort, a goroutine merge sort", run: runSort},
 	{name: "matmul", doc: "-n×-n (default 512) matrix product: fjkit MatMul, gonum's Mul, row-block pools", run: runMatMul, finish: finishMatMul},
 	{name: "uts", doc: "Unbalanced Tree Search on T1 cut at depth -n (default 9)", run: runUTS},
 	{name: "nqueens", doc: "counting -n-queens solutions (default 13), baselines forking the first -cutoff rows (default 3)", run: runNQueens},
@@ -100,7 +100,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	b := &bench{runs: cfg.runs}
+	b := &bench{runs: cfg.runs, usable: usableCores}
 	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		b.progress = stderr
 	}
