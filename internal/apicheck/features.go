@@ -205,7 +205,6 @@ func typeFeatures(pkg *types.Package, prefix string, obj *types.TypeName) []stri
 type printer struct {
 	pkg    *types.Package
 	params map[string]int
-	buf    *strings.Builder
 }
 
 func newPrinter(pkg *types.Package, tps *types.TypeParamList) *printer {
