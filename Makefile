@@ -13,7 +13,7 @@ STATICCHECK_VERSION := v0.8.2
 DEVBIN      := $(CURDIR)/devbin
 FUZZTIME    ?= 10s
 
-.PHONY: all test test-short vet lint bench stress fuzz devbin clean
+.PHONY: all test test-short vet lint api apicheck api-release bench stress fuzz devbin clean
 
 all: test
 
@@ -22,12 +22,29 @@ all: test
 # (more Ps than this machine may have CPUs), so that the one-CPU and the
 # over-subscribed schedules are tested wherever CI runs. Long soak runs
 # stay behind -short; `make stress` runs them.
-test: vet
+test: vet apicheck
 	$(GO) test -race -short -count=1 -timeout 9m $(PKGS)
 	$(GO) test -race -short -count=1 -timeout 9m -cpu 1,4 $(CONC_PKGS)
 
 vet:
 	$(GO) vet $(PKGS)
+
+# The exported API of every public package (docs/api.md). `make api` writes
+# api/fjkit.txt from the code; `make apicheck` fails when api/fjkit.txt
+# records a feature the code lacks, or when a feature of the latest release
+# (api/vX.Y.Z.txt) is gone without CHANGELOG.md's Unreleased section naming
+# it under Breaking. `make api-release V=v0.4.0` freezes the snapshot as a
+# release's, once CHANGELOG.md has that version's section.
+api:
+	$(GO) run ./internal/apicheck -w
+
+apicheck:
+	$(GO) run ./internal/apicheck
+
+api-release: api
+	@test -n "$(V)" || { echo 'usage: make api-release V=vX.Y.Z'; exit 2; }
+	cp api/fjkit.txt api/$(V).txt
+	$(GO) run ./internal/apicheck
 
 $(STATICCHECK):
 	GOBIN=$(BIN) $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)

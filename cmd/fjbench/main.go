@@ -12,6 +12,11 @@
 //
 //	fjbench [subcommand] [flags]
 //
+// Under each table a legend says what its columns mean. A row is marked
+// unreliable when its runs lie far apart or when other work took the cores
+// it needed, a ratio resting on such a row gets a "?", and a worker count
+// above the machine's cores reads "(oversubscribed)".
+//
 // Results go to stdout as Markdown tables, or with -format bench as Go
 // benchmark lines that benchstat reads; progress goes to stderr, and only
 // when stderr is a terminal.
@@ -28,8 +33,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"golang.org/x/term"
 
 	"github.com/fjkit/fjkit/internal/sorts/sortinput"
 )
@@ -66,7 +69,7 @@ type scenario struct {
 var scenarios = []scenario{
 	{name: "tiny", doc: "the tiny-tasks experiment: 2·10^6 tiny tasks, one queue vs per-worker stealing, weight sweep (default)", run: runTiny, finish: finishTiny},
 	{name: "fib", doc: "doubly recursive Fibonacci, fib(-n, default 35) with a serial -cutoff (default 12)", run: runFib},
-	{name: "sort", doc: "sorting -n (default 10^6) int64s (-input, default random): fjkit merge sort and quicksort, slices.Sort, a goroutine merge sort", run: runSort},
+	{name: "sort", doc: "sorting -n (default 10^6) int64s (-input, default random): par.Sort, par.SortFunc, par.SortStableFunc, par.SortByKey, fjkit merge sort and quicksort, slices.Sort, a goroutine merge sort", run: runSort},
 	{name: "matmul", doc: "-n×-n (default 512) matrix product: fjkit MatMul, gonum's Mul, row-block pools", run: runMatMul, finish: finishMatMul},
 	{name: "uts", doc: "Unbalanced Tree Search on T1 cut at depth -n (default 9)", run: runUTS},
 	{name: "nqueens", doc: "counting -n-queens solutions (default 13), baselines forking the first -cutoff rows (default 3)", run: runNQueens},
@@ -100,8 +103,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	b := &bench{runs: cfg.runs}
-	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+	b := &bench{runs: cfg.runs, usable: usableCores}
+	if isTerminal(stderr) {
 		b.progress = stderr
 	}
 	rep, err := measureAll(cfg, todo, b)
@@ -121,6 +124,19 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return 0
+}
+
+// isTerminal reports whether w is a character device, as a terminal is:
+// progress lines, which rewrite themselves, go there and not into a file
+// or a pipe. (The standard library's check keeps golang.org/x/term out of
+// the module's requirements.)
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
 // measureAll runs the scenarios in turn, each for cfg.rounds rounds, and

@@ -87,7 +87,7 @@ func smoke(t *testing.T, args ...string) *Report {
 // want (if not empty) is the checksum of the group named by its key (measure
 // and checkGroups already hold every row of a group to one checksum), that
 // every scheduler in scheds was measured, and that every scheduler measured
-// has a doc.
+// has a doc, and that every table explains its columns.
 func checkSmoke(t *testing.T, rep *Report, runs int, want map[string]uint64, scheds ...string) {
 	t.Helper()
 	seen := map[string]bool{}
@@ -110,6 +110,7 @@ func checkSmoke(t *testing.T, rep *Report, runs int, want map[string]uint64, sch
 			t.Errorf("scheduler %s was not measured", s)
 		}
 	}
+	checkLegends(t, rep)
 }
 
 // -rounds measures the subcommand that many times in turn and pools the

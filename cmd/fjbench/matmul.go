@@ -112,9 +112,13 @@ func finishMatMul(cfg *config, sec *Section) {
 	if pk.perCore == 0 || len(sec.Results) == 0 {
 		return
 	}
-	t := Table{Title: sec.Results[0].group() + " — against the peak",
-		Header: []string{"scheduler", "workers", "time", "Gflop/s", "% of peak"}}
 	cores := min(runtime.NumCPU(), runtime.GOMAXPROCS(0))
+	t := Table{Title: sec.Results[0].group() + " — against the peak",
+		Header: []string{"scheduler", "workers", "time", "Gflop/s", "% of peak", "marks"},
+		Legend: "Columns: scheduler and workers as in the table above; time is the median of the runs; " +
+			"Gflop/s the floating-point operations per second at that time; % of peak is Gflop/s divided by the " +
+			"estimated peak of the cores the row can use (its workers up to the cores, one for serial code, every core " +
+			"for gonum and the goroutine baselines). " + marksLegend(cores)}
 	for i := range sec.Results {
 		r := &sec.Results[i]
 		used := cores // gonum's Mul and the goroutine baselines use every P
@@ -124,15 +128,11 @@ func finishMatMul(cfg *config, sec *Section) {
 		case r.Workers > 0:
 			used = min(r.Workers, cores)
 		}
-		workers := "—"
-		if r.Workers > 0 {
-			workers = strconv.Itoa(r.Workers)
-		}
-		t.Rows = append(t.Rows, []string{r.Scheduler, workers, fmtDuration(summarize(r.Durations).Median),
+		t.Rows = append(t.Rows, []string{r.Scheduler, workersCell(r.Workers, cores), fmtDuration(summarize(r.Durations).Median),
 			strconv.FormatFloat(r.rate()/1e9, 'f', 1, 64),
-			strconv.FormatFloat(100*r.rate()/(float64(used)*pk.perCore), 'f', 0, 64) + " %"})
+			strconv.FormatFloat(100*r.rate()/(float64(used)*pk.perCore), 'f', 0, 64) + " %", unreliable(r, cores)})
 	}
-	t.Right = []bool{false, true, true, true, true}
+	t.Right = []bool{false, true, true, true, true, false}
 	sec.Extra = append(sec.Extra, t)
 }
 

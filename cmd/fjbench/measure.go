@@ -54,6 +54,9 @@ func mergeRound(sec, next *Section) error {
 		}
 		r.Durations = append(r.Durations, n.Durations...)
 		r.Counters = append(r.Counters, n.Counters...)
+		if n.Usable > 0 && (r.Usable == 0 || n.Usable < r.Usable) {
+			r.Usable = n.Usable
+		}
 	}
 	return nil
 }
@@ -73,7 +76,11 @@ type contender struct {
 type bench struct {
 	runs     int
 	progress io.Writer // nil unless stderr is a terminal
-	err      error
+	// usable, if set, says how many cores the process can use now
+	// (usableCores); measure asks it before and after each result's runs,
+	// so that a row measured while other work took cores is marked.
+	usable func() float64
+	err    error
 }
 
 // measure runs c once untimed to warm caches, the pool and the heap, then
@@ -86,6 +93,9 @@ func (b *bench) measure(base Result, c contender) (Result, error) {
 	label := r.group() + " " + c.scheduler
 	if c.workers > 0 {
 		label += fmt.Sprintf(" w=%d", c.workers)
+	}
+	if b.usable != nil {
+		r.Usable = b.usable()
 	}
 	for i := 0; i <= b.runs && b.err == nil; i++ {
 		if c.prepare != nil {
@@ -108,6 +118,9 @@ func (b *bench) measure(base Result, c contender) (Result, error) {
 		}
 	}
 	b.show("")
+	if b.usable != nil {
+		r.Usable = min(r.Usable, b.usable())
+	}
 	return r, b.err
 }
 

@@ -31,6 +31,9 @@ type Table struct {
 	Header []string
 	Right  []bool
 	Rows   [][]string
+	// Legend says what each column means, and what the marks in the cells
+	// mean; it is printed under the table.
+	Legend string
 }
 
 // writeTables renders one table per group of each section (rows are the
@@ -42,7 +45,7 @@ func writeTables(ew *errWriter, rep *Report) {
 		var tables []Table
 		if !sec.OwnTables {
 			for _, g := range groupsOf(sec.Results) {
-				tables = append(tables, groupTable(sec.Results, g))
+				tables = append(tables, groupTable(sec.Results, g, coresOf(rep.Env)))
 			}
 		}
 		for _, t := range append(tables, sec.Extra...) {
@@ -75,41 +78,62 @@ func groupsOf(rs []Result) [][]int {
 }
 
 // groupTable shows every result of group g, in the order measured, with
-// what each scheduler is on its first row.
-func groupTable(rs []Result, g []int) Table {
+// what each scheduler is on its first row, the marks of marks.go for a
+// machine of the given cores, and a legend for the columns it has.
+func groupTable(rs []Result, g []int, cores int) Table {
 	sp := speedups(rs)
 	first := &rs[g[0]]
 	hasSerial, hasCounters := false, false
+	serialName := ""
 	for _, i := range g {
-		hasSerial = hasSerial || isSerial(rs[i].Scheduler)
+		if isSerial(rs[i].Scheduler) {
+			hasSerial, serialName = true, rs[i].Scheduler
+		}
 		hasCounters = hasCounters || len(rs[i].Counters) > 0
 	}
+	rate := first.Unit + "/s"
 	t := Table{Title: first.group() + " (time: median of the runs)",
-		Header: []string{"scheduler", "what it is", "workers", "time", "±", first.Unit + "/s", "speed-up"}}
+		Header: []string{"scheduler", "what it is", "workers", "time", "±", rate, "speed-up"}}
+	legend := []string{
+		"Columns: scheduler and what it is name the code measured (its doc on its first row); workers is the pool's workers, or the baseline's goroutines or limit (— for none);",
+		"time is the median of the timed runs, and ± half the range from the fastest to the slowest run, relative to it;",
+		rate + " is the work done per second at the median time;",
+		"speed-up is the time of the same scheduler at the fewest workers measured divided by this row's (1.00× on that row; above 1, faster with more workers);",
+	}
 	if hasSerial {
 		t.Header = append(t.Header, "vs serial")
+		legend = append(legend, "vs serial is "+serialName+"'s time divided by this row's (above 1, faster than the serial code);")
 	}
 	if hasCounters {
 		t.Header = append(t.Header, "steals", "lock waits")
+		legend = append(legend, "steals and lock waits are the fjkit pool's counters, the median over the runs.")
 	}
+	t.Header = append(t.Header, "marks")
+	t.Legend = strings.Join(legend, " ") + " " + marksLegend(cores)
 	t.Right = make([]bool, len(t.Header))
-	for i := 2; i < len(t.Right); i++ {
+	for i := 2; i < len(t.Right)-1; i++ {
 		t.Right[i] = true
+	}
+	at := func(i int) *Result {
+		if i < 0 {
+			return nil
+		}
+		return &rs[i]
 	}
 	prev := ""
 	for _, i := range g {
 		r := &rs[i]
 		sum := summarize(r.Durations)
-		doc, workers, self := "", "—", ""
+		doc, self := "", ""
 		if r.Scheduler != prev {
 			doc, prev = schedulerDoc(r.Scheduler), r.Scheduler
 		}
 		if r.Workers > 0 {
-			workers, self = strconv.Itoa(r.Workers), fmtRatio(sp[i].Self)
+			self = ratioCell(sp[i].Self, at(sp[i].selfBase), r, cores)
 		}
-		row := []string{r.Scheduler, doc, workers, fmtDuration(sum.Median), fmtSpread(sum.spread()), fmtSI(r.rate()), self}
+		row := []string{r.Scheduler, doc, workersCell(r.Workers, cores), fmtDuration(sum.Median), fmtSpread(sum.spread()), fmtSI(r.rate()), self}
 		if hasSerial {
-			row = append(row, fmtRatio(sp[i].Serial))
+			row = append(row, ratioCell(sp[i].Serial, at(sp[i].serialBase), r, cores))
 		}
 		if hasCounters {
 			s, ok := r.counter(steals)
@@ -120,6 +144,7 @@ func groupTable(rs []Result, g []int) Table {
 				row = append(row, "", "")
 			}
 		}
+		row = append(row, unreliable(r, cores))
 		t.Rows = append(t.Rows, row)
 	}
 	return t
@@ -161,6 +186,9 @@ func renderTable(ew *errWriter, t Table) {
 	line(sep)
 	for _, row := range t.Rows {
 		line(row)
+	}
+	if t.Legend != "" {
+		ew.printf("\n%s\n", t.Legend)
 	}
 }
 

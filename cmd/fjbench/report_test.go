@@ -48,7 +48,7 @@ func fixedReport() *Report {
 				r("serial", 0, []Param{{"weight", "400"}}, ms(2000, 2100, 1900)),
 				r("ws-spawn", 2, []Param{{"weight", "400"}}, ms(1000, 1010, 990), forkjoin.Stats{Steals: 10}, forkjoin.Stats{Steals: 12}, forkjoin.Stats{Steals: 11}),
 			},
-			Extra: []Table{{Title: "extra", Header: []string{"a", "b"}, Right: []bool{false, true}, Rows: [][]string{{"x", "1"}, {"yy", "22"}}}},
+			Extra: []Table{{Title: "extra", Header: []string{"a", "b"}, Right: []bool{false, true}, Rows: [][]string{{"x", "1"}, {"yy", "22"}}, Legend: "Columns: a names a row, b counts it."}},
 			Notes: []string{"Note: a footnote."},
 		}},
 	}
@@ -101,7 +101,7 @@ func TestSummarize(t *testing.T) {
 func TestSpeedups(t *testing.T) {
 	sp := speedups(fixedReport().Sections[0].Results)
 	// ws at 2 workers: 51 ms at 1 worker / 30 ms; serial 9 ms / 30 ms.
-	for i, want := range map[int]speedup{4: {1.7, 0.3}, 8: {1, 2}, 6: {0, 0.018}} {
+	for i, want := range map[int]speedup{4: {Self: 1.7, Serial: 0.3}, 8: {Self: 1, Serial: 2}, 6: {Self: 0, Serial: 0.018}} {
 		if got := sp[i]; !near(got.Self, want.Self) || !near(got.Serial, want.Serial) {
 			t.Errorf("speed-ups of row %d = %+v, want %+v", i, got, want)
 		}

@@ -29,6 +29,10 @@ type Result struct {
 	Durations []time.Duration
 	Checksum  uint64
 	Counters  []forkjoin.Stats // one per timed run; nil for schedulers without counters
+	// Usable is the fewest cores a spin loop could use just before or just
+	// after the result's runs (usableCores), over every round; 0 where it
+	// was not measured.
+	Usable float64
 }
 
 // group names the table a result belongs in: results with the same scenario
@@ -89,6 +93,12 @@ var schedulers = map[string]string{
 	"port-ws":     "the experiment's per-worker queues, ported: tasks dealt out first, steal half when dry",
 	"port-shared": "the experiment's one global mutex queue, ported: every task queued first",
 	"par-for":     "par.For nested in the default pool's tasks",
+	// package par's sorts, each called from a task of a work-stealing pool
+	// of the row's workers, on which it then runs.
+	"par.Sort":           "par.Sort: radix sort for integers",
+	"par.SortFunc":       "par.SortFunc with cmp.Compare: parallel pattern-defeating quicksort",
+	"par.SortStableFunc": "par.SortStableFunc with cmp.Compare: parallel merge sort",
+	"par.SortByKey":      "par.SortByKey, the element its own key: stable radix sort",
 	// The variants of fjkit's rows.
 	"spawn":       "one producer, a Func.Go loop in a Scope",
 	"spawns":      "a Spawn per child, its Futures joined",

@@ -103,7 +103,8 @@ func TestSmokeSort(t *testing.T) {
 		s := sortInput(kind, n)
 		slices.Sort(s)
 		checkSmoke(t, rep, 2, map[string]uint64{rep.Sections[0].Results[0].group(): sortChecksum(s)},
-			"slices.Sort", "ws-merge", "shared-merge", "ws-quick", "shared-quick", "goroutines", "chanpool", "errgroup")
+			"slices.Sort", "ws-merge", "shared-merge", "ws-quick", "shared-quick",
+			"par.Sort", "par.SortFunc", "par.SortStableFunc", "par.SortByKey", "goroutines", "chanpool", "errgroup")
 	}
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"slices"
 	"strconv"
 	"sync"
@@ -8,6 +9,7 @@ import (
 	"github.com/fjkit/fjkit/algos"
 	"github.com/fjkit/fjkit/forkjoin"
 	"github.com/fjkit/fjkit/internal/sorts/sortinput"
+	"github.com/fjkit/fjkit/par"
 )
 
 // sortInput is n int64s of the given kind (see sortinput.Int64s; "" is
@@ -59,6 +61,39 @@ func mergeSortFork(f forker, s, buf []int64, cutoff int) {
 	copy(s[k:], b[j:])
 }
 
+// parSorts are package par's sorts, as an application calls them on int64s:
+// Sort, the comparison sorts with cmp.Compare, and SortByKey with the
+// element as its own key, so that every one gives slices.Sort's order.
+var parSorts = []struct {
+	name string
+	sort func([]int64)
+}{
+	{"par.Sort", par.Sort[[]int64]},
+	{"par.SortFunc", func(s []int64) { par.SortFunc(s, cmp.Compare[int64]) }},
+	{"par.SortStableFunc", func(s []int64) { par.SortStableFunc(s, cmp.Compare[int64]) }},
+	{"par.SortByKey", func(s []int64) { par.SortByKey(s, func(v int64) int64 { return v }) }},
+}
+
+// measurePar measures each of par's sorts at every worker count. A par call
+// made from a task runs on that task's pool, so each count gets a pool of
+// its own, work stealing, as the fjkit rows do.
+func measurePar(b *bench, base Result, workers []int, fresh func(), work []int64) ([]Result, error) {
+	var out []Result
+	for _, s := range parSorts {
+		for _, n := range workers {
+			p := forkjoin.New(forkjoin.Workers(n))
+			r, _ := b.measure(base, contender{scheduler: s.name, workers: n, prepare: fresh,
+				work: func() uint64 {
+					forkjoin.Run(p, func(*forkjoin.Worker) { s.sort(work) })
+					return sortChecksum(work)
+				}})
+			p.Close()
+			out = append(out, r)
+		}
+	}
+	return out, b.err
+}
+
 func runSort(cfg *config, b *bench) (Section, error) {
 	n, cutoff := cfg.n, cfg.cutoff
 	if n == 0 {
@@ -94,6 +129,7 @@ func runSort(cfg *config, b *bench) (Section, error) {
 			return sortChecksum(work)
 		}))
 	}
+	sec.add(measurePar(b, base, cfg.workers, fresh, work))
 	sec.add(measureRecursive(b, base, cfg.workers, fresh, func(f forker) uint64 {
 		mergeSortFork(f, work, buf, cutoff)
 		return sortChecksum(work)

@@ -77,37 +77,45 @@ func steals(s forkjoin.Stats) uint64    { return s.Steals }
 func lockWaits(s forkjoin.Stats) uint64 { return s.LockWaits }
 
 // speedup is a result's speed-up over the same scheduler at the fewest
-// workers measured (Self) and over the serial baseline of its group (Serial).
-type speedup struct{ Self, Serial float64 }
+// workers measured (Self) and over the serial baseline of its group
+// (Serial); selfBase and serialBase are the indices of those results, -1
+// where there is none.
+type speedup struct {
+	Self, Serial         float64
+	selfBase, serialBase int
+}
 
 // speedups gives, for each result, its speed-up over the same scheduler at
 // the fewest workers measured (1 unless -workers says otherwise) and over the
 // serial baseline of its group; 0 where there is nothing to compare with.
 func speedups(rs []Result) []speedup {
 	type key struct{ group, sched string }
-	base := map[key]*Result{} // at the fewest workers
-	serial := map[string]float64{}
+	base := map[key]int{} // at the fewest workers
+	serial := map[string]int{}
 	for i := range rs {
 		r := &rs[i]
 		if isSerial(r.Scheduler) {
-			serial[r.group()] = medianNs(r)
+			serial[r.group()] = i
 		}
 		k := key{r.group(), r.Scheduler}
-		if b := base[k]; r.Workers > 0 && (b == nil || r.Workers < b.Workers) {
-			base[k] = r
+		if b, ok := base[k]; r.Workers > 0 && (!ok || r.Workers < rs[b].Workers) {
+			base[k] = i
 		}
 	}
 	out := make([]speedup, len(rs))
 	for i := range rs {
 		r := &rs[i]
+		out[i].selfBase, out[i].serialBase = -1, -1
 		m := medianNs(r)
 		if m == 0 {
 			continue
 		}
-		if r.Workers > 0 {
-			out[i].Self = medianNs(base[key{r.group(), r.Scheduler}]) / m
+		if b, ok := base[key{r.group(), r.Scheduler}]; ok && r.Workers > 0 {
+			out[i].Self, out[i].selfBase = medianNs(&rs[b])/m, b
 		}
-		out[i].Serial = serial[r.group()] / m
+		if s, ok := serial[r.group()]; ok {
+			out[i].Serial, out[i].serialBase = medianNs(&rs[s])/m, s
+		}
 	}
 	return out
 }

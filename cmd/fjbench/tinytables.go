@@ -52,8 +52,8 @@ func addTinyTables(sec *Section, weights, workers, sweep []int, cores int) {
 		sec.Notes = append(sec.Notes, fmt.Sprintf("Caution: just before this scenario a spin loop could use only %.2f of "+
 			"the %d cores, so every speed-up here understates what a scheduler can do on a quiet machine.", u, cores))
 	}
-	sec.Extra = append(sec.Extra, verdictTable(m, weights[0], lo, wc, hi))
-	if t, note := sweepTable(m, weights, sweep); len(t.Rows) > 0 {
+	sec.Extra = append(sec.Extra, verdictTable(m, weights[0], lo, wc, hi, cores))
+	if t, note := sweepTable(m, weights, sweep, cores); len(t.Rows) > 0 {
 		sec.Extra = append(sec.Extra, t)
 		sec.Notes = append(sec.Notes, note)
 	}
@@ -62,13 +62,23 @@ func addTinyTables(sec *Section, weights, workers, sweep []int, cores int) {
 // verdictTable reads the main weight's results at the fewest workers (lo),
 // the most within the cores (wc) and the most (hi): does each kind of work
 // stealing get faster up to the cores and stay ahead of its one queue?
-func verdictTable(m tinyLookup, weight, lo, wc, hi int) Table {
+func verdictTable(m tinyLookup, weight, lo, wc, hi, cores int) Table {
+	up, kept, queue, port := fmt.Sprintf("speed-up %d→%d", lo, wc), fmt.Sprintf("kept at %d", hi),
+		fmt.Sprintf("÷ queue at %d", hi), fmt.Sprintf("time ÷ port-ws at %d", wc)
 	t := Table{
 		Title: fmt.Sprintf("tiny weight=%d — verdicts: does work stealing scale where one queue does not?", weight),
 		Header: []string{"stealing", "one queue", "cost a task at 1 worker (stealing / queue)",
-			fmt.Sprintf("speed-up %d→%d", lo, wc), fmt.Sprintf("kept at %d", hi), fmt.Sprintf("÷ queue at %d", hi),
-			fmt.Sprintf("time ÷ port-ws at %d", wc), "the claim"},
+			up, kept, queue, port, "the claim"},
 		Right: []bool{false, false, true, true, true, true, true, false},
+		Legend: fmt.Sprintf("Columns: stealing is a work-stealing scheduler and one queue its one-queue twin; "+
+			"cost a task at 1 worker (stealing / queue) is each one's time per task at one worker less the serial loop's; "+
+			"%s is the stealing scheduler's throughput at %d workers (the most within the %d cores) divided by its throughput at %d; "+
+			"%s is its throughput at %d workers divided by its throughput at %d (1.00× keeps all of it%s); "+
+			"%s is its throughput at %d workers divided by the one queue's; "+
+			"%s is its time at %d workers divided by the ported experiment's per-worker queues'; "+
+			"the claim holds when the stealing scheduler gets %.2f× faster from %d to %d workers and is %.2f× ahead of its one queue at %d. "+
+			"\"?\" after a ratio: a time it divides is marked unreliable in the table above.",
+			up, wc, cores, lo, kept, hi, wc, oversubscribedNote(hi, cores), queue, hi, port, wc, levelRatio, lo, wc, levelRatio, hi),
 	}
 	serial := m.get(weight, "serial", 0)
 	// cost is what a scheduler adds to each task at one worker, where nothing
@@ -103,10 +113,12 @@ func verdictTable(m tinyLookup, weight, lo, wc, hi int) Table {
 		if len(why) > 0 {
 			claim = "no: " + strings.Join(why, "; ")
 		}
+		get := func(s string, w int) *Result { return m.get(weight, s, w) }
 		t.Rows = append(t.Rows, []string{ws, sh,
-			cost(m.get(weight, ws, 1)) + " / " + cost(m.get(weight, sh, 1)),
-			fmtRatio(up), fmtRatio(rate(ws, hi) / rate(ws, wc)), fmtRatio(ahead),
-			fmtRatio(medianNs(m.get(weight, ws, wc)) / medianNs(m.get(weight, "port-ws", wc))), claim})
+			cost(get(ws, 1)) + " / " + cost(get(sh, 1)),
+			ratioCell(up, get(ws, wc), get(ws, lo), cores), ratioCell(rate(ws, hi)/rate(ws, wc), get(ws, hi), get(ws, wc), cores),
+			ratioCell(ahead, get(ws, hi), get(sh, hi), cores),
+			ratioCell(medianNs(get(ws, wc))/medianNs(get("port-ws", wc)), get(ws, wc), get("port-ws", wc), cores), claim})
 	}
 	return t
 }
@@ -117,12 +129,19 @@ func verdictTable(m tinyLookup, weight, lo, wc, hi int) Table {
 // experiment's own two. The note says whether the ratio at the most workers
 // falls as the tasks get heavier, as the experiment concludes: the shared
 // queue's cost is the frequency of coordination, not the lock's hold time.
-func sweepTable(m tinyLookup, weights, sweep []int) (Table, string) {
+func sweepTable(m tinyLookup, weights, sweep []int, cores int) (Table, string) {
 	t := Table{
 		Title: "tiny weight sweep — work stealing against the shared queue, one producer",
 		Header: []string{"weight", "tasks", "workers", "shared tasks/s", "ws tasks/s", "ws ÷ shared",
 			"lock waits per 1000 tasks", "steals", "port-ws ÷ port-shared"},
 		Right: []bool{true, true, true, true, true, true, true, true, true},
+		Legend: "Columns: weight is the work in each task and tasks their number; workers the pool's workers; " +
+			"shared tasks/s and ws tasks/s are the throughputs of shared-spawn and ws-spawn (a Func.Go loop in a Scope); " +
+			"ws ÷ shared is the ratio of the two (above 1, work stealing is faster); " +
+			"lock waits per 1000 tasks is how often shared-spawn's queue lock was found taken; " +
+			"steals is ws-spawn's steals per run (median); port-ws ÷ port-shared is the same ratio for the experiment's own two " +
+			"schedulers, ported. \"?\" after a ratio: a time it divides is marked unreliable in the weight's table above; " +
+			"\"(oversubscribed)\": more workers than the machine's " + strconv.Itoa(cores) + " cores, which take turns on them.",
 	}
 	hi := slices.Max(sweep)
 	var ours, theirs []string
@@ -137,9 +156,10 @@ func sweepTable(m tinyLookup, weights, sweep []int) (Table, string) {
 			st, _ := ws.counter(steals)
 			port := m.get(weight, "port-ws", w).rate() / m.get(weight, "port-shared", w).rate()
 			t.Rows = append(t.Rows, []string{
-				strconv.Itoa(weight), strconv.FormatFloat(sh.Work, 'f', 0, 64), strconv.Itoa(w),
-				fmtSI(sh.rate()), fmtSI(ws.rate()), fmtRatio(ws.rate() / sh.rate()),
-				strconv.FormatFloat(1000*float64(waits)/sh.Work, 'f', 2, 64), strconv.FormatUint(st, 10), fmtRatio(port),
+				strconv.Itoa(weight), strconv.FormatFloat(sh.Work, 'f', 0, 64), workersCell(w, cores),
+				fmtSI(sh.rate()), fmtSI(ws.rate()), ratioCell(ws.rate()/sh.rate(), ws, sh, cores),
+				strconv.FormatFloat(1000*float64(waits)/sh.Work, 'f', 2, 64), strconv.FormatUint(st, 10),
+				ratioCell(port, m.get(weight, "port-ws", w), m.get(weight, "port-shared", w), cores),
 			})
 			if w == hi {
 				oursR, theirsR = append(oursR, ws.rate()/sh.rate()), append(theirsR, port)
@@ -171,4 +191,13 @@ func yesNo(b bool) string {
 		return "yes"
 	}
 	return "no"
+}
+
+// oversubscribedNote says, inside a legend, that a worker count is above
+// the cores; "" when it is not.
+func oversubscribedNote(workers, cores int) string {
+	if workers <= cores {
+		return ""
+	}
+	return fmt.Sprintf("; %d workers oversubscribe the %d cores, so below 1.00× is what taking turns costs", workers, cores)
 }
