@@ -78,8 +78,9 @@ func groupsOf(rs []Result) [][]int {
 }
 
 // groupTable shows every result of group g, in the order measured, with
-// what each scheduler is on its first row, the marks of marks.go for a
-// machine of the given cores, and a legend for the columns it has.
+// what each scheduler is on its first row, the unreliable, "?" and
+// oversubscribed marks for a machine of the given cores, and a legend for
+// the columns it has.
 func groupTable(rs []Result, g []int, cores int) Table {
 	sp := speedups(rs)
 	first := &rs[g[0]]
