@@ -185,7 +185,8 @@ func (w *Worker) loop(parked bool) {
 			woken = true
 			continue
 		}
-		w.trimCaches() // nothing to do: let go of a burst's records
+		w.trimCaches()  // nothing to do: let go of a burst's records
+		w.deque.Scrub() // and of the ones thieves took from our deque
 		w.park(nil)
 		woken = true
 	}
