@@ -2,6 +2,7 @@ package forkjoin
 
 import (
 	"fmt"
+	"math/bits"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -492,8 +493,28 @@ func (a *forArgs) split(w *Worker, n uint) bool {
 
 // Reduce maps every i in [lo, hi) with mapf and combines the results with
 // combine, in parallel, splitting as For does; it returns zero for an empty
-// range. combine must be associative, and zero its identity: pieces are
-// combined in index order, but grouped differently from run to run.
+// range, and zero is passed to combine only by a call cut short by its
+// invocation's cancellation. The result depends only on the range and the
+// two functions, never on the pool, its mode, the schedule or the worker
+// count: the results are combined over a tree fixed by the length
+// n = hi-lo, the balanced binary tree whose left subtrees hold a power of
+// two indices. Serially, Reduce returns tree(lo, hi-lo):
+//
+//	func tree(lo, n int) T {
+//		if n == 1 {
+//			return mapf(lo)
+//		}
+//		p := 1 << (bits.Len(uint(n-1)) - 1) // the largest power of two below n
+//		return combine(tree(lo, p), tree(lo+p, n-p))
+//	}
+//
+// combine must be associative for that to be the fold in index order; a
+// float sum is the pairwise sum, the same bits on every run. Which worker
+// computes which subtree stays dynamic: a worker runs its indices in
+// order, keeping the results of the finished subtrees that wait for a
+// right sibling, one per level at most, so about log₂ n partial results in
+// the call's records; a thief takes a whole right subtree and hands back
+// its result.
 func Reduce[T any](w *Worker, lo, hi int, zero T, mapf func(i int) T, combine func(x, y T) T) T {
 	if mapf == nil || combine == nil {
 		panic("forkjoin.Reduce: mapf and combine must not be nil")
@@ -504,29 +525,97 @@ func Reduce[T any](w *Worker, lo, hi int, zero T, mapf func(i int) T, combine fu
 // ReduceW is Reduce for a mapf that forks: mapf receives the worker that runs
 // it, so that it can call Join, For, ReduceW or any other fork on it, as a
 // For body can. A reduction over a tree node's children that recurses into
-// each child is ReduceW over the children.
+// each child is ReduceW over the children. Its results are combined over
+// the same tree as Reduce's.
 func ReduceW[T any](w *Worker, lo, hi int, zero T, mapf func(w *Worker, i int) T, combine func(x, y T) T) T {
 	if mapf == nil || combine == nil {
 		panic("forkjoin.ReduceW: mapf and combine must not be nil")
 	}
-	if w != nil && w.nframes-w.promoteAt >= protectDepth {
-		// reduceInline with mapw only, written out: a recursive walk pays
-		// the extra call and the per-element mapf test at every node.
-		acc := zero
+	if w != nil && w.nframes-w.promoteAt >= protectDepth && span(lo, hi) <= smallReduce {
+		// reduceInline with mapw only and a small stack, written out: a
+		// recursive walk pays the extra call and the per-element mapf
+		// test at every node.
+		var buf [smallStack]T
+		stk := buf[:0]
 		for i := lo; i < hi; i++ {
 			if w.ticksLeft--; w.ticksLeft < 0 {
 				if stop, split := w.loopBeat(span(i, hi)); stop {
-					return acc
+					return foldStack(stk, zero, combine)
 				} else if split {
-					return combine(acc, reduceLazy(w, i, hi, zero, nil, mapf, combine, true, nil))
+					return reduceLazy(w, i, hi, lo, stk, zero, nil, mapf, combine, true, nil)
 				}
 			}
 			w.nTasks++
-			acc = combine(acc, mapf(w, i))
+			v := mapf(w, i)
+			for pos := uint(i - lo); pos&1 != 0 && len(stk) > 0; pos >>= 1 {
+				v = combine(stk[len(stk)-1], v)
+				stk = stk[:len(stk)-1]
+			}
+			stk = append(stk, v)
 		}
-		return acc
+		return foldStack(stk, zero, combine)
 	}
 	return reduce(w, "forkjoin.ReduceW", lo, hi, zero, nil, mapf, combine)
+}
+
+// The partial results of a reduction's part (see Reduce) are a stack: the
+// results of the complete subtrees that tile what the part has run so far,
+// [start, at), largest first, their sizes the bits of at-start. Indices are
+// counted from the reduction's lo (base), so that a subtree of 2^k indices
+// starts at a multiple of 2^k. A result of a subtree of 2^k indices
+// starting at pos is combined with the top of the stack, its left sibling,
+// while bit k of pos is set, as a binary counter carries; at the end the
+// stack is folded from the right, which is the tree's value where the range
+// ends short of a power of two (a missing right subtree passes its left
+// one up). A part taken by a thief is a whole right subtree, starting at
+// its own multiple of its size, so its stack never reaches below its start.
+const (
+	// smallReduce is the longest range an inline reduction runs with
+	// a stack of smallStack results on its goroutine's stack.
+	smallReduce = 1<<smallStack - 1
+	smallStack  = 4
+	// bigStack holds the stack of any range.
+	bigStack = 64
+)
+
+// pushNode pushes v, the result of the subtree of 2^k indices starting at
+// pos (counted from the base), onto stk, combining it with its left
+// siblings.
+func pushNode[T any](stk []T, v T, pos uint, k int, combine func(x, y T) T) []T {
+	for pos >>= k; pos&1 != 0 && len(stk) > 0; pos >>= 1 {
+		top := len(stk) - 1
+		v = combine(stk[top], v)
+		var z T
+		stk[top] = z // keep nothing of the caller's reachable
+		stk = stk[:top]
+	}
+	return append(stk, v)
+}
+
+// foldStack returns the result of the subtrees on stk, folded from the
+// right, or zero if it is empty, and clears stk.
+func foldStack[T any](stk []T, zero T, combine func(x, y T) T) T {
+	if len(stk) == 0 {
+		return zero
+	}
+	v := stk[len(stk)-1]
+	for k := len(stk) - 2; k >= 0; k-- {
+		v = combine(stk[k], v)
+	}
+	clear(stk)
+	return v
+}
+
+// treeSplit returns where the rest [at, hi) of a reduction's part splits
+// for a thief, counted from the base as both are: the start of the largest
+// right subtree on the path from at, which reaches to hi; and false if a
+// single index is left.
+func treeSplit(at, hi uint) (uint, bool) {
+	if hi-at < 2 {
+		return 0, false
+	}
+	k := bits.Len(at^(hi-1)) - 1 // the highest bit where at and hi-1 differ
+	return (hi - 1) >> k << k, true
 }
 
 // reduce is Reduce (mapf) and ReduceW (mapw); name is the caller's.
@@ -541,31 +630,44 @@ func reduce[T any](w *Worker, name string, lo, hi int, zero T, mapf func(int) T,
 	if w.shared {
 		return reduceStep(w, reduceArgs[T]{
 			forArgs: forArgs{lo: lo, hi: hi, splits: w.pool.Workers(), origin: w, stop: new(atomic.Bool)},
-			self:    reduceFunc[T](), zero: zero, mapf: mapf, mapw: mapw, combine: combine,
+			self:    reduceFunc[T](), base: lo, zero: zero, mapf: mapf, mapw: mapw, combine: combine,
 		})
 	}
-	return reduceLazy(w, lo, hi, zero, mapf, mapw, combine, false, nil)
+	return reduceLazy(w, lo, hi, lo, nil, zero, mapf, mapw, combine, false, nil)
 }
 
-// reduceInline is an inline loop (see above) of Reduce or ReduceW.
+// reduceInline is an inline loop (see above) of Reduce or ReduceW, with its
+// stack on the goroutine's stack.
 func reduceInline[T any](w *Worker, lo, hi int, zero T, mapf func(int) T, mapw func(*Worker, int) T, combine func(x, y T) T) T {
-	acc := zero
-	for i := lo; i < hi; i++ {
+	if span(lo, hi) <= smallReduce {
+		var buf [smallStack]T
+		return reduceSerial(w, lo, hi, lo, buf[:0], zero, mapf, mapw, combine)
+	}
+	var buf [bigStack]T
+	return reduceSerial(w, lo, hi, lo, buf[:0], zero, mapf, mapw, combine)
+}
+
+// reduceSerial runs [at, hi) of the reduction from base inline, onto stk,
+// the stack of what it ran before at, and returns its result.
+func reduceSerial[T any](w *Worker, at, hi, base int, stk []T, zero T, mapf func(int) T, mapw func(*Worker, int) T, combine func(x, y T) T) T {
+	for i := at; i < hi; i++ {
 		if w.ticksLeft--; w.ticksLeft < 0 {
 			if stop, split := w.loopBeat(span(i, hi)); stop {
-				return acc
+				return foldStack(stk, zero, combine)
 			} else if split {
-				return combine(acc, reduceLazy(w, i, hi, zero, mapf, mapw, combine, true, nil))
+				return reduceLazy(w, i, hi, base, stk, zero, mapf, mapw, combine, true, nil)
 			}
 		}
 		w.nTasks++
+		var v T
 		if mapf != nil {
-			acc = combine(acc, mapf(i))
+			v = mapf(i)
 		} else {
-			acc = combine(acc, mapw(w, i))
+			v = mapw(w, i)
 		}
+		stk = pushNode(stk, v, uint(i-base), 0, combine)
 	}
-	return acc
+	return foldStack(stk, zero, combine)
 }
 
 // reduceJob is the record of a lazy Reduce's frame, and of a piece split off
@@ -573,11 +675,13 @@ func reduceInline[T any](w *Worker, lo, hi int, zero T, mapf func(int) T, mapw f
 type reduceJob[T any] struct {
 	job
 	at, hi  int
+	base    int // the reduction's lo, from which its tree counts
 	zero    T
 	mapf    func(int) T
 	mapw    func(*Worker, int) T
 	combine func(x, y T) T
 	res     T
+	stk     []T // the part's stack (see above), kept with the record
 	pieces  *job
 	pieceStop
 }
@@ -592,12 +696,17 @@ func reduceRecord[T any](w *Worker) *reduceJob[T] {
 	return l
 }
 
-// reduceLazy is forLazy for Reduce and ReduceW; stop is the flag of the
-// reduction a piece belongs to, nil for a new one.
-func reduceLazy[T any](w *Worker, lo, hi int, zero T, mapf func(int) T, mapw func(*Worker, int) T, combine func(x, y T) T, split bool, stop *atomic.Bool) T {
+// reduceLazy is forLazy for Reduce and ReduceW: it runs [lo, hi) of the
+// reduction from base onto seed, the stack of what ran before lo (nil
+// for none), and returns the result. stop is the flag of the reduction a
+// piece belongs to, nil for a new one.
+func reduceLazy[T any](w *Worker, lo, hi, base int, seed []T, zero T, mapf func(int) T, mapw func(*Worker, int) T, combine func(x, y T) T, split bool, stop *atomic.Bool) T {
 	d := w.nframes
 	if d >= lazyDepth {
-		return reduceInline(w, lo, hi, zero, mapf, mapw, combine)
+		var buf [bigStack]T
+		stk := append(buf[:0], seed...)
+		clear(seed)
+		return reduceSerial(w, lo, hi, base, stk, zero, mapf, mapw, combine)
 	}
 	key := typeKey[reduceJob[T]]()
 	j := w.frames[d].j
@@ -608,7 +717,9 @@ func reduceLazy[T any](w *Worker, lo, hi int, zero T, mapf func(int) T, mapw fun
 		w.setSlot(d, j, (*reduceJob[T])(unsafe.Pointer(j)))
 	}
 	l := (*reduceJob[T])(unsafe.Pointer(j)) // the key is the record's type
-	l.at, l.hi, l.zero, l.mapf, l.mapw, l.combine = lo, hi, zero, mapf, mapw, combine
+	l.at, l.hi, l.base, l.zero, l.mapf, l.mapw, l.combine = lo, hi, base, zero, mapf, mapw, combine
+	l.stk = append(l.stk[:0], seed...)
+	clear(seed)
 	l.startStop(stop)
 	w.frames[d].st = frameLazy
 	w.nframes = d + 1
@@ -629,10 +740,10 @@ func reduceLazy[T any](w *Worker, lo, hi int, zero T, mapf func(int) T, mapw fun
 }
 
 // runReduce is runLoop for Reduce: pieces nobody took extend its own range,
-// a stolen piece's result is combined in when it is done; both in index
-// order.
+// a stolen piece's result is pushed onto the stack when it is done; both in
+// index order.
 func runReduce[T any](w *Worker, l *reduceJob[T], d int) T {
-	acc := l.zero
+	stk := l.stk
 	for {
 		for l.at < l.hi {
 			if w.ticksLeft--; (w.ticksLeft < 0 || w.beat.Load()) && (w.forkBeat(d) || l.stop.Load()) {
@@ -642,15 +753,25 @@ func runReduce[T any](w *Worker, l *reduceJob[T], d int) T {
 			i := l.at
 			l.at = i + 1
 			w.nTasks++
+			var v T
 			if l.mapf != nil {
-				acc = l.combine(acc, l.mapf(i))
+				v = l.mapf(i)
 			} else {
-				acc = l.combine(acc, l.mapw(w, i))
+				v = l.mapw(w, i)
 			}
+			for pos := uint(i - l.base); pos&1 != 0 && len(stk) > 0; pos >>= 1 {
+				top := len(stk) - 1
+				v = l.combine(stk[top], v)
+				var z T
+				stk[top] = z
+				stk = stk[:top]
+			}
+			stk = append(stk, v)
 		}
 		p := l.pieces
 		if p == nil {
-			return acc
+			l.stk = stk[:0]
+			return foldStack(stk, l.zero, l.combine)
 		}
 		l.pieces, p.next = p.next, nil
 		pl := (*reduceJob[T])(unsafe.Pointer(p))
@@ -663,12 +784,13 @@ func runReduce[T any](w *Worker, l *reduceJob[T], d int) T {
 			continue
 		}
 		w.waitForJob(p)
-		pe, r := p.panic, pl.res
+		pe, r, pos := p.panic, pl.res, uint(pl.at-l.base)
 		pl.free(w)
 		if pe != nil {
+			l.stk = stk
 			panic(pe)
 		}
-		acc = l.combine(acc, r)
+		stk = pushNode(stk, r, pos, bits.TrailingZeros(pos), l.combine) // a right subtree of its own size
 	}
 }
 
@@ -696,19 +818,21 @@ func settleReduce[T any](w *Worker, l *reduceJob[T], d int, v any) {
 	}
 }
 
+// promote hands the largest right subtree left of the loop's rest to a
+// thief, so that its result is one partial result of the fixed tree.
 func (l *reduceJob[T]) promote(w *Worker, fr *lazyFrame, d int, _ bool) (pushed, again bool) {
-	mid, ok := splitPoint(l.at, l.hi, 0)
+	mid, ok := treeSplit(uint(l.at-l.base), uint(l.hi-l.base))
 	if !ok {
 		fr.st = frameRunning
 		return false, false
 	}
 	p := reduceRecord[T](w)
-	p.at, p.hi, p.zero, p.mapf, p.mapw, p.combine, p.stop = mid, l.hi, l.zero, l.mapf, l.mapw, l.combine, l.stop
-	l.hi = mid
+	p.at, p.hi, p.base, p.zero, p.mapf, p.mapw, p.combine, p.stop = l.base+int(mid), l.hi, l.base, l.zero, l.mapf, l.mapw, l.combine, l.stop
+	l.hi = p.at
 	p.next, l.pieces = l.pieces, &p.job
 	p.inv = w.inv
 	w.deque.Push(&p.job)
-	_, again = splitPoint(l.at, l.hi, 0)
+	_, again = treeSplit(uint(l.at-l.base), uint(l.hi-l.base))
 	return true, again
 }
 
@@ -736,7 +860,7 @@ func callReduce[T any](w *Worker, l *reduceJob[T]) (r T, pe *PanicError) {
 	if l.stop.Load() {
 		return r, nil // the reduction failed: start nothing more of it
 	}
-	r = reduceLazy(w, l.at, l.hi, l.zero, l.mapf, l.mapw, l.combine, false, l.stop)
+	r = reduceLazy(w, l.at, l.hi, l.base, nil, l.zero, l.mapf, l.mapw, l.combine, false, l.stop)
 	ok = true
 	if w.leftovers(mark) {
 		pe = w.settleTask(mark, nil, nil)
@@ -749,6 +873,8 @@ func (l *reduceJob[T]) settle(w *Worker, fr *lazyFrame, d int) { w.popFrame(d) }
 func (l *reduceJob[T]) clearArg() {
 	var z T
 	l.zero, l.res, l.mapf, l.mapw, l.combine, l.pieces, l.stop = z, z, nil, nil, nil, nil, nil
+	clear(l.stk) // a panic's: a finished part's stack is empty
+	l.stk = l.stk[:0]
 }
 
 func (l *reduceJob[T]) free(w *Worker) {
@@ -763,6 +889,7 @@ func (l *reduceJob[T]) free(w *Worker) {
 type reduceArgs[T any] struct {
 	forArgs
 	self    *Func[reduceArgs[T], T]
+	base    int // the reduction's lo, from which its tree counts
 	zero    T
 	mapf    func(i int) T
 	mapw    func(w *Worker, i int) T // ReduceW's, if mapf is nil
@@ -781,6 +908,8 @@ func reduceFunc[T any]() *Func[reduceArgs[T], T] {
 	return f.(*Func[reduceArgs[T], T])
 }
 
+// reduceStep runs a piece of a shared-queue reduction: a subtree of the
+// fixed tree, split into its two subtrees, or run serially.
 func reduceStep[T any](w *Worker, a reduceArgs[T]) T {
 	if w.Canceled() || a.stop.Load() {
 		return a.zero // canceled, or a piece panicked: start nothing more
@@ -790,18 +919,21 @@ func reduceStep[T any](w *Worker, a reduceArgs[T]) T {
 		w.tick()
 		done := false
 		defer stopUnlessDone(a.stop, &done)
-		acc := a.zero
+		var buf [bigStack]T
+		stk := buf[:0]
 		for i := a.lo; i < a.hi; i++ {
+			var v T
 			if a.mapf != nil {
-				acc = a.combine(acc, a.mapf(i))
+				v = a.mapf(i)
 			} else {
-				acc = a.combine(acc, a.mapw(w, i))
+				v = a.mapw(w, i)
 			}
+			stk = pushNode(stk, v, uint(i-a.base), 0, a.combine)
 		}
 		done = true
-		return acc
+		return foldStack(stk, a.zero, a.combine)
 	}
-	mid := int(uint(a.lo) + n/2)
+	mid := int(uint(a.lo) + 1<<(bits.Len(n-1)-1)) // a complete left subtree
 	left, right := a, a
 	left.hi, right.lo = mid, mid
 	x, y := a.self.Join(w, left, right)
