@@ -110,3 +110,50 @@ func deepReduce(w *forkjoin.Worker, depth int, xs []float64, zero float64, combi
 		func(w *forkjoin.Worker) bool { return deepReduce(w, depth-1, xs, zero, combine, want) })
 	return x && y
 }
+
+// TestReduceAllocations: the stack of partial results costs no allocation
+// once the worker's records are warm, at a task's top (a lazy frame) and
+// deep in a recursion (inline, small and large ranges).
+func TestReduceAllocations(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates on its own")
+	}
+	p := newPool(t, forkjoin.Workers(1))
+	xs := mixedFloats(100_000, 3)
+	at := func(i int) float64 { return xs[i] }
+	forkjoin.Run(p, func(w *forkjoin.Worker) {
+		for _, n := range []int{10, 1000, len(xs)} {
+			forkjoin.Reduce(w, 0, n, 0, at, add) // warm the records
+			if a := testing.AllocsPerRun(20, func() { forkjoin.Reduce(w, 0, n, 0, at, add) }); a != 0 {
+				t.Errorf("Reduce of %d at a task's top: %.1f allocations, want 0", n, a)
+			}
+			deepN, deepAt = n, at
+			deep := func() { deepFunc.Call(w, 12) }
+			deep()
+			if a := testing.AllocsPerRun(20, deep); a != 0 {
+				t.Errorf("Reduce of %d deep in a recursion: %.1f allocations, want 0", n, a)
+			}
+		}
+	})
+}
+
+// deepFunc joins depth levels of calls, the second of each pair doing
+// nothing, then reduces [0, deepN) at the bottom.
+var (
+	deepFunc *forkjoin.Func[int, float64]
+	deepN    int
+	deepAt   func(int) float64
+)
+
+func init() {
+	deepFunc = forkjoin.NewFunc(func(w *forkjoin.Worker, depth int) float64 {
+		if depth == 0 {
+			return forkjoin.Reduce(w, 0, deepN, 0, deepAt, add)
+		}
+		if depth < 0 {
+			return 0
+		}
+		a, _ := deepFunc.Join(w, depth-1, -1)
+		return a
+	})
+}

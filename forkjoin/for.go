@@ -535,25 +535,33 @@ func ReduceW[T any](w *Worker, lo, hi int, zero T, mapf func(w *Worker, i int) T
 		// reduceInline with mapw only and a small stack, written out: a
 		// recursive walk pays the extra call and the per-element mapf
 		// test at every node.
-		var buf [smallStack]T
-		stk := buf[:0]
+		var stk [smallStack]T
+		n := 0 // entries on stk
 		for i := lo; i < hi; i++ {
 			if w.ticksLeft--; w.ticksLeft < 0 {
 				if stop, split := w.loopBeat(span(i, hi)); stop {
-					return foldStack(stk, zero, combine)
+					return foldLocal(stk[:n], zero, combine)
 				} else if split {
-					return reduceLazy(w, i, hi, lo, stk, zero, nil, mapf, combine, true, nil)
+					return reduceLazy(w, i, hi, lo, stk[:n], zero, nil, mapf, combine, true, nil)
 				}
 			}
-			w.nTasks++
+			pos := uint(i - lo)
 			v := mapf(w, i)
-			for pos := uint(i - lo); pos&1 != 0 && len(stk) > 0; pos >>= 1 {
-				v = combine(stk[len(stk)-1], v)
-				stk = stk[:len(stk)-1]
+			if pos&1 == 0 && i+1 < hi { // a pair of leaves: one subtree of two
+				i++
+				w.nTasks++
+				v = combine(v, mapf(w, i))
+				pos >>= 1
 			}
-			stk = append(stk, v)
+			w.nTasks++
+			for ; pos&1 != 0; pos >>= 1 { // a right child: its left sibling is on top
+				n--
+				v = combine(stk[n], v)
+			}
+			stk[n] = v
+			n++
 		}
-		return foldStack(stk, zero, combine)
+		return foldLocal(stk[:n], zero, combine)
 	}
 	return reduce(w, "forkjoin.ReduceW", lo, hi, zero, nil, mapf, combine)
 }
@@ -578,23 +586,17 @@ const (
 	bigStack = 64
 )
 
-// pushNode pushes v, the result of the subtree of 2^k indices starting at
-// pos (counted from the base), onto stk, combining it with its left
-// siblings.
-func pushNode[T any](stk []T, v T, pos uint, k int, combine func(x, y T) T) []T {
-	for pos >>= k; pos&1 != 0 && len(stk) > 0; pos >>= 1 {
-		top := len(stk) - 1
-		v = combine(stk[top], v)
-		var z T
-		stk[top] = z // keep nothing of the caller's reachable
-		stk = stk[:top]
-	}
-	return append(stk, v)
+// foldStack returns the result of the subtrees on stk, folded from the
+// right, or zero if it is empty, and clears stk, a record's.
+func foldStack[T any](stk []T, zero T, combine func(x, y T) T) T {
+	v := foldLocal(stk, zero, combine)
+	clear(stk)
+	return v
 }
 
-// foldStack returns the result of the subtrees on stk, folded from the
-// right, or zero if it is empty, and clears stk.
-func foldStack[T any](stk []T, zero T, combine func(x, y T) T) T {
+// foldLocal is foldStack for a stack on the goroutine's stack, which
+// needs no clearing.
+func foldLocal[T any](stk []T, zero T, combine func(x, y T) T) T {
 	if len(stk) == 0 {
 		return zero
 	}
@@ -602,7 +604,6 @@ func foldStack[T any](stk []T, zero T, combine func(x, y T) T) T {
 	for k := len(stk) - 2; k >= 0; k-- {
 		v = combine(stk[k], v)
 	}
-	clear(stk)
 	return v
 }
 
@@ -648,26 +649,45 @@ func reduceInline[T any](w *Worker, lo, hi int, zero T, mapf func(int) T, mapw f
 }
 
 // reduceSerial runs [at, hi) of the reduction from base inline, onto stk,
-// the stack of what it ran before at, and returns its result.
+// the stack of what it ran before at, on the goroutine's stack, with room
+// for the rest, and returns its result.
 func reduceSerial[T any](w *Worker, at, hi, base int, stk []T, zero T, mapf func(int) T, mapw func(*Worker, int) T, combine func(x, y T) T) T {
+	n := len(stk)
+	stk = stk[:cap(stk)]
 	for i := at; i < hi; i++ {
 		if w.ticksLeft--; w.ticksLeft < 0 {
 			if stop, split := w.loopBeat(span(i, hi)); stop {
-				return foldStack(stk, zero, combine)
+				return foldLocal(stk[:n], zero, combine)
 			} else if split {
-				return reduceLazy(w, i, hi, base, stk, zero, mapf, mapw, combine, true, nil)
+				return reduceLazy(w, i, hi, base, stk[:n], zero, mapf, mapw, combine, true, nil)
 			}
 		}
-		w.nTasks++
+		pos := uint(i - base)
 		var v T
 		if mapf != nil {
 			v = mapf(i)
 		} else {
 			v = mapw(w, i)
 		}
-		stk = pushNode(stk, v, uint(i-base), 0, combine)
+		if pos&1 == 0 && i+1 < hi { // a pair of leaves: one subtree of two
+			i++
+			w.nTasks++
+			if mapf != nil {
+				v = combine(v, mapf(i))
+			} else {
+				v = combine(v, mapw(w, i))
+			}
+			pos >>= 1
+		}
+		w.nTasks++
+		for ; pos&1 != 0 && n > 0; pos >>= 1 {
+			n--
+			v = combine(stk[n], v)
+		}
+		stk[n] = v
+		n++
 	}
-	return foldStack(stk, zero, combine)
+	return foldLocal(stk[:n], zero, combine)
 }
 
 // reduceJob is the record of a lazy Reduce's frame, and of a piece split off
@@ -705,7 +725,6 @@ func reduceLazy[T any](w *Worker, lo, hi, base int, seed []T, zero T, mapf func(
 	if d >= lazyDepth {
 		var buf [bigStack]T
 		stk := append(buf[:0], seed...)
-		clear(seed)
 		return reduceSerial(w, lo, hi, base, stk, zero, mapf, mapw, combine)
 	}
 	key := typeKey[reduceJob[T]]()
@@ -718,8 +737,10 @@ func reduceLazy[T any](w *Worker, lo, hi, base int, seed []T, zero T, mapf func(
 	}
 	l := (*reduceJob[T])(unsafe.Pointer(j)) // the key is the record's type
 	l.at, l.hi, l.base, l.zero, l.mapf, l.mapw, l.combine = lo, hi, base, zero, mapf, mapw, combine
+	if need := bits.Len(uint(hi-base)) + 1; cap(l.stk) < need { // the most partial results [base, hi) has
+		l.stk = make([]T, 0, max(need, 2*cap(l.stk)))
+	}
 	l.stk = append(l.stk[:0], seed...)
-	clear(seed)
 	l.startStop(stop)
 	w.frames[d].st = frameLazy
 	w.nframes = d + 1
@@ -743,7 +764,9 @@ func reduceLazy[T any](w *Worker, lo, hi, base int, seed []T, zero T, mapf func(
 // a stolen piece's result is pushed onto the stack when it is done; both in
 // index order.
 func runReduce[T any](w *Worker, l *reduceJob[T], d int) T {
-	stk := l.stk
+	n := len(l.stk) // entries on stk
+	stk := l.stk[:cap(l.stk)]
+	var z T
 	for {
 		for l.at < l.hi {
 			if w.ticksLeft--; (w.ticksLeft < 0 || w.beat.Load()) && (w.forkBeat(d) || l.stop.Load()) {
@@ -751,27 +774,39 @@ func runReduce[T any](w *Worker, l *reduceJob[T], d int) T {
 				break
 			}
 			i := l.at
-			l.at = i + 1
-			w.nTasks++
+			pos := uint(i - l.base)
 			var v T
-			if l.mapf != nil {
-				v = l.mapf(i)
+			if pos&1 == 0 && i+1 < l.hi { // a pair of leaves: one subtree of two
+				l.at = i + 2 // before mapf: a promotion in it splits after the pair
+				w.nTasks += 2
+				if l.mapf != nil {
+					v = l.combine(l.mapf(i), l.mapf(i+1))
+				} else {
+					v = l.mapw(w, i)
+					v = l.combine(v, l.mapw(w, i+1))
+				}
+				pos >>= 1
 			} else {
-				v = l.mapw(w, i)
+				l.at = i + 1
+				w.nTasks++
+				if l.mapf != nil {
+					v = l.mapf(i)
+				} else {
+					v = l.mapw(w, i)
+				}
 			}
-			for pos := uint(i - l.base); pos&1 != 0 && len(stk) > 0; pos >>= 1 {
-				top := len(stk) - 1
-				v = l.combine(stk[top], v)
-				var z T
-				stk[top] = z
-				stk = stk[:top]
+			for ; pos&1 != 0 && n > 0; pos >>= 1 {
+				n--
+				v = l.combine(stk[n], v)
+				stk[n] = z // the record keeps nothing of the caller's reachable
 			}
-			stk = append(stk, v)
+			stk[n] = v
+			n++
 		}
 		p := l.pieces
 		if p == nil {
 			l.stk = stk[:0]
-			return foldStack(stk, l.zero, l.combine)
+			return foldStack(stk[:n], l.zero, l.combine)
 		}
 		l.pieces, p.next = p.next, nil
 		pl := (*reduceJob[T])(unsafe.Pointer(p))
@@ -787,10 +822,18 @@ func runReduce[T any](w *Worker, l *reduceJob[T], d int) T {
 		pe, r, pos := p.panic, pl.res, uint(pl.at-l.base)
 		pl.free(w)
 		if pe != nil {
-			l.stk = stk
+			l.stk = stk[:n]
 			panic(pe)
 		}
-		stk = pushNode(stk, r, pos, bits.TrailingZeros(pos), l.combine) // a right subtree of its own size
+		// A right subtree of its own size, 2^k indices for k the
+		// trailing zeros of pos.
+		for pos >>= bits.TrailingZeros(pos); pos&1 != 0 && n > 0; pos >>= 1 {
+			n--
+			r = l.combine(stk[n], r)
+			stk[n] = z
+		}
+		stk[n] = r
+		n++
 	}
 }
 
@@ -919,19 +962,34 @@ func reduceStep[T any](w *Worker, a reduceArgs[T]) T {
 		w.tick()
 		done := false
 		defer stopUnlessDone(a.stop, &done)
-		var buf [bigStack]T
-		stk := buf[:0]
+		var stk [bigStack]T
+		n := 0 // entries on stk
 		for i := a.lo; i < a.hi; i++ {
+			pos := uint(i - a.base)
 			var v T
 			if a.mapf != nil {
 				v = a.mapf(i)
 			} else {
 				v = a.mapw(w, i)
 			}
-			stk = pushNode(stk, v, uint(i-a.base), 0, a.combine)
+			if pos&1 == 0 && i+1 < a.hi { // a pair of leaves: one subtree of two
+				i++
+				if a.mapf != nil {
+					v = a.combine(v, a.mapf(i))
+				} else {
+					v = a.combine(v, a.mapw(w, i))
+				}
+				pos >>= 1
+			}
+			for ; pos&1 != 0 && n > 0; pos >>= 1 {
+				n--
+				v = a.combine(stk[n], v)
+			}
+			stk[n] = v
+			n++
 		}
 		done = true
-		return foldStack(stk, a.zero, a.combine)
+		return foldLocal(stk[:n], a.zero, a.combine)
 	}
 	mid := int(uint(a.lo) + 1<<(bits.Len(n-1)-1)) // a complete left subtree
 	left, right := a, a
