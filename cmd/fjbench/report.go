@@ -79,15 +79,19 @@ func groupsOf(rs []Result) [][]int {
 func groupTable(rs []Result, g []int) Table {
 	sp := speedups(rs)
 	first := &rs[g[0]]
-	hasSerial, hasCounters := false, false
+	hasSerial, hasCounters, hasCopy := false, false, false
 	for _, i := range g {
 		hasSerial = hasSerial || isSerial(rs[i].Scheduler)
 		hasCounters = hasCounters || len(rs[i].Counters) > 0
+		hasCopy = hasCopy || rs[i].Copy > 0
 	}
 	t := Table{Title: first.group() + " (time: median of the runs)",
 		Header: []string{"scheduler", "what it is", "workers", "time", "±", first.Unit + "/s", "speed-up"}}
 	if hasSerial {
 		t.Header = append(t.Header, "vs serial")
+	}
+	if hasCopy {
+		t.Header = append(t.Header, "× copy")
 	}
 	if hasCounters {
 		t.Header = append(t.Header, "steals", "lock waits")
@@ -110,6 +114,9 @@ func groupTable(rs []Result, g []int) Table {
 		row := []string{r.Scheduler, doc, workers, fmtDuration(sum.Median), fmtSpread(sum.spread()), fmtSI(r.rate()), self}
 		if hasSerial {
 			row = append(row, fmtRatio(sp[i].Serial))
+		}
+		if hasCopy {
+			row = append(row, fmtRatio(sum.Median/float64(r.Copy.Nanoseconds())))
 		}
 		if hasCounters {
 			s, ok := r.counter(steals)

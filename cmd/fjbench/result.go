@@ -29,6 +29,10 @@ type Result struct {
 	Durations []time.Duration
 	Checksum  uint64
 	Counters  []forkjoin.Stats // one per timed run; nil for schedulers without counters
+	// Copy is the median time of a parallel copy of the scenario's data at
+	// Workers (1 for serial code), measured in the same run; 0 where the
+	// scenario does not measure it. Tables then show the time as a multiple.
+	Copy time.Duration
 }
 
 // group names the table a result belongs in: results with the same scenario
