@@ -1,6 +1,7 @@
 package radix
 
 import (
+	"math/bits"
 	"unsafe"
 
 	"github.com/fjkit/fjkit/forkjoin"
@@ -8,14 +9,14 @@ import (
 
 // Digit widths. An MSD level scatters its whole input, which is larger
 // than the caches, to one place per bucket: 8 bits (256 places, whose
-// lines the L1 keeps) unless another digit of at most msdMaxBits leaves
-// the buckets' remaining bits a whole number of LSD digits (msdWidth). An
-// LSD pass works on a bucket held in L2 and takes 11 bits at a time: its
-// 2048 places miss the L1, so each pass costs a little more than an 8-bit
-// one, but a 64-bit key needs 5 passes below a 9-bit MSD level instead of 7
-// below an 8-bit one, and 11 bits sorted 10^7 keys fastest of 8 to 11
-// (the radix sort of 10^7 is one MSD level and then LSD passes, see
-// sortBelow; docs/benchmarks.md, "Measurements behind the code").
+// lines the L1 keeps) unless another digit of at most msdMaxBits makes
+// buckets of the size lsd finishes and leaves whole LSD digits below it
+// (msdWidth). An LSD pass works on a bucket held in L2 and takes 11 bits
+// at a time: its 2048 places miss the L1, so a pass costs a little more
+// than an 8-bit one, but two of them sort by 22 bits, which leaves few
+// keys of a bucket of L2 size in one group (see lsd). The radix sort of
+// 10^7 keys is one MSD level, and then two LSD passes in each bucket and
+// a check of the groups they leave.
 const (
 	msdBits    = 8
 	msdMaxBits = 10
@@ -23,8 +24,6 @@ const (
 
 	lsdBits  = 11
 	lsdRadix = 1 << lsdBits
-	// lsdDigits is the number of LSD digits of the widest key, 64 bits.
-	lsdDigits = (64 + lsdBits - 1) / lsdBits
 )
 
 // sorter holds what one Sort call's levels share. Keys are K(x) ^ flip,
@@ -87,7 +86,7 @@ func (r *sorter[E, K]) scan(w *forkjoin.Worker, s []E) (K, bool) {
 // (back into x when the result belongs there). A digit on which all of x
 // agrees costs its histogram and no scatter. Buckets of L2 size are
 // finished by lsd. On random 64-bit keys, 10^7 of them take one level of 9
-// bits, into 512 buckets of about 20 000, and then 5 LSD passes in each;
+// bits, into 512 buckets of about 20 000, and then 2 LSD passes in each;
 // 10^6 take two levels of 8 bits, down to buckets of about 15 sorted by
 // insertion.
 func (r *sorter[E, K]) sortBelow(w *forkjoin.Worker, x, y []E, below int, toY bool) {
@@ -102,7 +101,7 @@ func (r *sorter[E, K]) sortBelow(w *forkjoin.Worker, x, y []E, below int, toY bo
 			return
 		}
 		if len(x) > r.lsdMin && len(x) <= r.lsdMax {
-			r.lsd(x, y, below, toY)
+			r.lsd(w, x, y, below, toY)
 			return
 		}
 		width := r.msdWidth(len(x), below)
@@ -143,82 +142,97 @@ func (r *sorter[E, K]) msdWidth(n, below int) int {
 	return min(msdBits, below)
 }
 
-// lsd sorts x by the bits below `below` with least-significant-digit
-// passes: one stable counting pass per digit of lsdBits that varies, from
-// the least significant up, each moving every element between x and y.
-// Digits sit at fixed places (bits 0-10, 11-21, ...); the top one may reach
-// above `below`, where all of x agrees, which does not change its order.
-// One read of x first counts every digit's histogram (a pass keeps the
-// multiset of keys, so the counts of a later digit do not change), which
-// also shows the digits on which all of x agrees: those are skipped.
+// lsd sorts x by the bits below `below` with two least-significant-digit
+// passes over the top 2*lsdBits bits in which the keys differ, then
+// finishes each group of keys equal in those bits by the bits below them.
 //
-// For buckets of L2 size with many bits left this beats more MSD levels,
-// whose histograms multiply with the buckets; on fewer elements, the other
-// way round, and this mix beat both at 10^3, 10^5 and 10^7 keys
-// (docs/benchmarks.md, "Measurements behind the code").
-func (r *sorter[E, K]) lsd(x, y []E, below int, toY bool) {
-	flip := r.flip // a local: r.flip would be reloaded after every store
-	var hist [lsdDigits][lsdRadix]uint32
-	countDigits(x, flip, &hist)
-	var passes [lsdDigits]uint8
-	np := 0
-	first := uint64(K(x[0]) ^ flip)
-	for j := range (below + lsdBits - 1) / lsdBits {
-		if int(hist[j][first>>(j*lsdBits)&(lsdRadix-1)]) != len(x) {
-			passes[np] = uint8(j)
-			np++
-		}
+// One read first finds the bits in which the keys differ (so that keys
+// equal above some bit cost no pass for it), then one read counts the two
+// digits' histograms, and a digit on which all of x agrees is skipped. On
+// the buckets this finishes, of about 2^13 to 2^16 keys, 22 bits leave few
+// keys sharing their prefix when the keys are spread out: most groups have
+// one element, and finding them is one more read, where a full LSD sort of
+// 64-bit keys would take three more passes. Keys that share their top bits
+// make larger groups, which sortBelow finishes by the bits left, as the
+// buckets of a further MSD level: the two passes did that level's work.
+func (r *sorter[E, K]) lsd(w *forkjoin.Worker, x, y []E, below int, toY bool) {
+	n := len(x)
+	first := K(x[0])
+	var diff K
+	for _, v := range x {
+		diff |= K(v) ^ first
 	}
-	src, dst := x, y[:len(x)]
-	for _, j := range passes[:np] {
+	below = min(below, bits.Len64(uint64(diff)))
+	if below == 0 {
+		if toY {
+			copy(y, x)
+		}
+		return
+	}
+	flip := r.flip // a local: r.flip would be reloaded after every store
+	// The digits: hi is bits [hiShift, hiShift+lsdBits), lo bits
+	// [loShift, hiShift), which may be none. Bits above below, equal in
+	// all keys, add a constant to a digit.
+	hiShift := max(0, below-lsdBits)
+	loShift := max(0, hiShift-lsdBits)
+	loMask := uint64(1)<<(hiShift-loShift) - 1
+	var hist [2][lsdRadix]uint32
+	for _, v := range x {
+		k := uint64(K(v) ^ flip)
+		hist[0][k>>(loShift&63)&loMask&(lsdRadix-1)]++
+		hist[1][k>>(hiShift&63)&(lsdRadix-1)]++
+	}
+	k0 := uint64(first ^ flip)
+	src, dst := x, y[:n]
+	for j, sh := range [2]int{loShift, hiShift} {
+		m := uint64(lsdRadix - 1)
+		if j == 0 {
+			m = loMask
+		}
+		if int(hist[j][k0>>sh&m&(lsdRadix-1)]) == n {
+			continue
+		}
 		var off [lsdRadix]uint32
 		var sum uint32
 		for b, c := range &hist[j] {
 			off[b], sum = sum, sum+c
 		}
-		sh := j * lsdBits
+		// The places are counts of src's keys, below len(dst): the
+		// store needs no bounds check (see scatter).
+		base, size := unsafe.Pointer(unsafe.SliceData(dst)), unsafe.Sizeof(src[0])
 		for _, v := range src {
-			b := uint64(K(v)^flip) >> sh & (lsdRadix - 1)
-			dst[off[b]] = v
+			b := uint64(K(v)^flip) >> (sh & 63) & m & (lsdRadix - 1)
+			*(*E)(unsafe.Add(base, uintptr(off[b])*size)) = v
 			off[b]++
 		}
 		src, dst = dst, src
 	}
-	// The result is in src: x after an even number of passes.
-	if inY := np%2 == 1; inY != toY {
+	if loShift > 0 {
+		r.groups(w, src, dst, loShift)
+	}
+	// The result is in src.
+	if inY := &src[0] != &x[0]; inY != toY {
 		copy(dst, src)
 	}
 }
 
-// countDigits adds to hist[j] the counts of digit j of every key of x,
-// for all of the key's digits: unrolled and without a test per digit, this
-// costs less than counting only the digits a pass will use.
-func countDigits[E integer, K unsigned](x []E, flip K, hist *[lsdDigits][lsdRadix]uint32) {
-	const m = lsdRadix - 1
-	switch unsafe.Sizeof(flip) {
-	case 8:
-		for _, v := range x {
-			k := uint64(K(v) ^ flip)
-			hist[0][k&m]++
-			hist[1][k>>lsdBits&m]++
-			hist[2][k>>(2*lsdBits)&m]++
-			hist[3][k>>(3*lsdBits)&m]++
-			hist[4][k>>(4*lsdBits)&m]++
-			hist[5][k>>(5*lsdBits)&m]++
+// groups sorts each run of x whose keys agree above bit `below` by the
+// bits below it, in place; y is scratch of the same length. Comparing each
+// key with the one before it, rather than with the run's first, keeps the
+// loop free of a carried value: on spread keys nearly every comparison
+// differs, and the loop costs about one load per element.
+func (r *sorter[E, K]) groups(w *forkjoin.Worker, x, y []E, below int) {
+	flip := r.flip
+	for i := 1; i < len(x); i++ {
+		p := uint64(K(x[i-1])^flip) >> (below & 63)
+		if uint64(K(x[i])^flip)>>(below&63) != p {
+			continue
 		}
-	case 4:
-		for _, v := range x {
-			k := uint64(K(v) ^ flip)
-			hist[0][k&m]++
-			hist[1][k>>lsdBits&m]++
-			hist[2][k>>(2*lsdBits)&m]++
+		a := i - 1
+		for i+1 < len(x) && uint64(K(x[i+1])^flip)>>(below&63) == p {
+			i++
 		}
-	default:
-		for _, v := range x {
-			k := uint64(K(v) ^ flip)
-			hist[0][k&m]++
-			hist[1][k>>lsdBits&m]++
-		}
+		r.sortBelow(w, x[a:i+1], y[a:i+1], below, false)
 	}
 }
 
@@ -244,26 +258,31 @@ func insertionSort[E integer](s []E) {
 // buckets' bounds. It reports false, moving nothing, if every key has the
 // same digit.
 func (r *sorter[E, K]) scatter(x, y []E, shift, width int, start []int) bool {
-	flip, mask, nb := r.flip, K(1)<<width-1, 1<<width
+	flip, mask, nb := r.flip, uint64(1)<<width-1, 1<<width
 	// Digits are masked to msdRadix: no bounds checks. The expression is
 	// spelled out here and in parallelScatter: a generic helper for it,
 	// though inlined, made the parallel scatter's loop reload mask from
 	// the stack and test a pointer for nil on every element (go1.26).
 	var h [msdRadix]int
 	for _, v := range x {
-		h[uint((K(v)^flip)>>shift&mask)&(msdRadix-1)]++
+		h[uint(uint64(K(v)^flip)>>(shift&63)&mask)&(msdRadix-1)]++
 	}
-	if h[uint((K(x[0])^flip)>>shift&mask)&(msdRadix-1)] == len(x) {
+	if h[uint(uint64(K(x[0])^flip)>>(shift&63)&mask)&(msdRadix-1)] == len(x) {
 		return false
 	}
 	for b := range nb {
 		start[b+1] = start[b] + h[b]
 	}
 	copy(h[:nb], start)
+	// A bucket's places run from its start up to the next bucket's, all
+	// below len(x): the store through a pointer skips a bounds check per
+	// element that the compiler cannot prove redundant. y holds no
+	// pointers, so the store needs no write barrier either.
 	y = y[:len(x)]
+	base, size := unsafe.Pointer(unsafe.SliceData(y)), unsafe.Sizeof(x[0])
 	for _, v := range x {
-		b := uint((K(v)^flip)>>shift&mask) & (msdRadix - 1)
-		y[h[b]] = v
+		b := uint(uint64(K(v)^flip)>>(shift&63)&mask) & (msdRadix - 1)
+		*(*E)(unsafe.Add(base, uintptr(h[b])*size)) = v
 		h[b]++
 	}
 	return true
@@ -273,7 +292,7 @@ func (r *sorter[E, K]) scatter(x, y []E, shift, width int, start []int) bool {
 // histogram, the counts give each (bucket, piece) pair its place in y,
 // bucket-major, and each piece scatters its elements there.
 func (r *sorter[E, K]) parallelScatter(w *forkjoin.Worker, x, y []E, shift, width int, start []int) bool {
-	flip, mask, nb := r.flip, K(1)<<width-1, 1<<width
+	flip, mask, nb := r.flip, uint64(1)<<width-1, 1<<width
 	ch := chunks(len(x), r.workers)
 	hist := make([][msdRadix]int, ch.k)
 	forkjoin.ForRange(w, 0, ch.k, 1, func(_ *forkjoin.Worker, a, b int) {
@@ -281,7 +300,7 @@ func (r *sorter[E, K]) parallelScatter(w *forkjoin.Worker, x, y []E, shift, widt
 			lo, hi := ch.bounds(c)
 			h := &hist[c]
 			for _, v := range x[lo:hi] {
-				h[uint((K(v)^flip)>>shift&mask)&(msdRadix-1)]++
+				h[uint(uint64(K(v)^flip)>>(shift&63)&mask)&(msdRadix-1)]++
 			}
 		}
 	})
@@ -293,16 +312,18 @@ func (r *sorter[E, K]) parallelScatter(w *forkjoin.Worker, x, y []E, shift, widt
 		}
 	}
 	start[nb] = pos
-	if d := uint((K(x[0])^flip)>>shift&mask) & (msdRadix - 1); start[d+1]-start[d] == len(x) {
+	if d := uint(uint64(K(x[0])^flip)>>(shift&63)&mask) & (msdRadix - 1); start[d+1]-start[d] == len(x) {
 		return false
 	}
+	y = y[:len(x)]
+	base, size := unsafe.Pointer(unsafe.SliceData(y)), unsafe.Sizeof(x[0])
 	forkjoin.ForRange(w, 0, ch.k, 1, func(_ *forkjoin.Worker, a, b int) {
 		for c := a; c < b; c++ {
 			lo, hi := ch.bounds(c)
 			h := &hist[c]
 			for _, v := range x[lo:hi] {
-				d := uint((K(v)^flip)>>shift&mask) & (msdRadix - 1)
-				y[h[d]] = v
+				d := uint(uint64(K(v)^flip)>>(shift&63)&mask) & (msdRadix - 1)
+				*(*E)(unsafe.Add(base, uintptr(h[d])*size)) = v // as in scatter
 				h[d]++
 			}
 		}
