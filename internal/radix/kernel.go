@@ -2,6 +2,7 @@ package radix
 
 import (
 	"math/bits"
+	"sync"
 	"unsafe"
 
 	"github.com/fjkit/fjkit/forkjoin"
@@ -24,6 +25,8 @@ const (
 
 	lsdBits  = 11
 	lsdRadix = 1 << lsdBits
+	// lsdDigits is the number of LSD digits of the widest key, 64 bits.
+	lsdDigits = (64 + lsdBits - 1) / lsdBits
 )
 
 // sorter holds what one Sort call's levels share. Keys are K(x) ^ flip,
@@ -36,6 +39,11 @@ type sorter[E integer, K unsigned] struct {
 	// the same names, except in tests, which shrink them to reach the wide
 	// MSD levels (msdWidth) with small inputs.
 	lsdMin, lsdMax int
+	// tmp says that lsd may take a buffer of lsdMax words from tmpPool:
+	// the sort is at least tmpMin long (the constant, except in tests),
+	// long enough that one buffer per worker costs little.
+	tmp    bool
+	tmpMin int
 }
 
 func (r *sorter[E, K]) key(x E) K { return K(x) ^ r.flip }
@@ -147,8 +155,9 @@ func (r *sorter[E, K]) msdWidth(n, below int) int {
 // finishes each group of keys equal in those bits by the bits below them.
 //
 // One read first finds the bits in which the keys differ (so that keys
-// equal above some bit cost no pass for it), then one read counts the two
-// digits' histograms, and a digit on which all of x agrees is skipped. On
+// equal above some bit cost no pass for it); keys that differ in at most
+// 2*lsdBits bits go to lsdAll. Then one read counts the two digits'
+// histograms, and a digit on which all of x agrees is skipped. On
 // the buckets this finishes, of about 2^13 to 2^16 keys, 22 bits leave few
 // keys sharing their prefix when the keys are spread out: most groups have
 // one element, and finding them is one more read, where a full LSD sort of
@@ -158,61 +167,177 @@ func (r *sorter[E, K]) msdWidth(n, below int) int {
 func (r *sorter[E, K]) lsd(w *forkjoin.Worker, x, y []E, below int, toY bool) {
 	n := len(x)
 	first := K(x[0])
-	var diff K
-	for _, v := range x {
-		diff |= K(v) ^ first
-	}
-	below = min(below, bits.Len64(uint64(diff)))
-	if below == 0 {
-		if toY {
-			copy(y, x)
+	if below > 2*lsdBits {
+		var diff K
+		for _, v := range x {
+			diff |= K(v) ^ first
 		}
+		below = min(below, bits.Len64(uint64(diff)))
+	}
+	if below <= 2*lsdBits {
+		r.lsdAll(x, y, below, toY)
 		return
 	}
 	flip := r.flip // a local: r.flip would be reloaded after every store
-	// The digits: hi is bits [hiShift, hiShift+lsdBits), lo bits
-	// [loShift, hiShift), which may be none. Bits above below, equal in
-	// all keys, add a constant to a digit.
-	hiShift := max(0, below-lsdBits)
-	loShift := max(0, hiShift-lsdBits)
-	loMask := uint64(1)<<(hiShift-loShift) - 1
+	// The digits: hi is bits [hiShift, below), lo [loShift, hiShift).
+	hiShift := below - lsdBits
+	loShift := hiShift - lsdBits
 	var hist [2][lsdRadix]uint32
 	for _, v := range x {
 		k := uint64(K(v) ^ flip)
-		hist[0][k>>(loShift&63)&loMask&(lsdRadix-1)]++
+		hist[0][k>>(loShift&63)&(lsdRadix-1)]++
 		hist[1][k>>(hiShift&63)&(lsdRadix-1)]++
 	}
 	k0 := uint64(first ^ flip)
-	src, dst := x, y[:n]
+	var digit [2]int // the digits that vary, low one first
+	np := 0
 	for j, sh := range [2]int{loShift, hiShift} {
-		m := uint64(lsdRadix - 1)
-		if j == 0 {
-			m = loMask
+		if int(hist[j][k0>>(sh&63)&(lsdRadix-1)]) != n {
+			digit[np] = j
+			np++
 		}
-		if int(hist[j][k0>>sh&m&(lsdRadix-1)]) == n {
-			continue
+	}
+	// The result goes to dst, and the other slice is the groups' scratch.
+	// In a long sort, the first of two passes writes to tmp, a buffer of
+	// the worker's that stays in cache from one bucket to the next, rather
+	// than to the other slice: that slice's lines would come from memory
+	// and go back to it, where x's (read already) and tmp's need not.
+	dst, other := x, y[:n]
+	if toY {
+		dst, other = other, dst
+	}
+	var tmp []E
+	if r.tmp {
+		t, _ := tmpPool.Get().(*[lsdMax]uint64)
+		if t == nil {
+			t = new([lsdMax]uint64)
 		}
+		defer tmpPool.Put(t)
+		tmp = unsafe.Slice((*E)(unsafe.Pointer(t)), n) // n <= r.lsdMax <= lsdMax
+	}
+	src := x
+	for p := range np {
+		var out []E
+		switch {
+		case tmp == nil: // between x and y
+			out = y[:n]
+			if &src[0] != &x[0] {
+				out = x
+			}
+		case p == 0 && (np == 2 || &dst[0] == &x[0]):
+			out = tmp
+		default:
+			out = dst
+		}
+		if digit[p] == 0 {
+			lsdPass(src, out, &hist[0], flip, loShift)
+		} else {
+			lsdPass(src, out, &hist[1], flip, hiShift)
+		}
+		src = out
+	}
+	if &src[0] != &dst[0] {
+		copy(dst, src)
+	}
+	r.groups(w, dst, other, loShift)
+}
+
+// lsdAll sorts x by the bits below `below` with least-significant-digit
+// passes: one stable counting pass per digit of lsdBits that varies, from
+// the least significant up, each moving every element between x and y.
+// Digits sit at fixed places (bits 0-10, 11-21, ...); the top one may reach
+// above `below`, where all of x agrees, which does not change its order.
+// One read of x first counts every digit's histogram (a pass keeps the
+// multiset of keys, so the counts of a later digit do not change), which
+// also shows the digits on which all of x agrees: those are skipped.
+//
+// lsd uses it for keys that differ in at most two digits' bits, which it
+// sorts as well as lsd's own passes would and faster (as measured on
+// 32-bit keys below a 10-bit MSD level).
+func (r *sorter[E, K]) lsdAll(x, y []E, below int, toY bool) {
+	flip := r.flip // a local: r.flip would be reloaded after every store
+	var hist [lsdDigits][lsdRadix]uint32
+	countDigits(x, flip, &hist)
+	var passes [lsdDigits]uint8
+	np := 0
+	first := uint64(K(x[0]) ^ flip)
+	for j := range (below + lsdBits - 1) / lsdBits {
+		if int(hist[j][first>>(j*lsdBits)&(lsdRadix-1)]) != len(x) {
+			passes[np] = uint8(j)
+			np++
+		}
+	}
+	src, dst := x, y[:len(x)]
+	for _, j := range passes[:np] {
 		var off [lsdRadix]uint32
 		var sum uint32
 		for b, c := range &hist[j] {
 			off[b], sum = sum, sum+c
 		}
-		// The places are counts of src's keys, below len(dst): the
-		// store needs no bounds check (see scatter).
-		base, size := unsafe.Pointer(unsafe.SliceData(dst)), unsafe.Sizeof(src[0])
+		sh := j * lsdBits
 		for _, v := range src {
-			b := uint64(K(v)^flip) >> (sh & 63) & m & (lsdRadix - 1)
-			*(*E)(unsafe.Add(base, uintptr(off[b])*size)) = v
+			b := uint64(K(v)^flip) >> sh & (lsdRadix - 1)
+			dst[off[b]] = v
 			off[b]++
 		}
 		src, dst = dst, src
 	}
-	if loShift > 0 {
-		r.groups(w, src, dst, loShift)
-	}
-	// The result is in src.
-	if inY := &src[0] != &x[0]; inY != toY {
+	// The result is in src: x after an even number of passes.
+	if inY := np%2 == 1; inY != toY {
 		copy(dst, src)
+	}
+}
+
+// countDigits adds to hist[j] the counts of digit j of every key of x,
+// for all of the key's digits: unrolled and without a test per digit, this
+// costs less than counting only the digits a pass will use.
+func countDigits[E integer, K unsigned](x []E, flip K, hist *[lsdDigits][lsdRadix]uint32) {
+	const m = lsdRadix - 1
+	switch unsafe.Sizeof(flip) {
+	case 8:
+		for _, v := range x {
+			k := uint64(K(v) ^ flip)
+			hist[0][k&m]++
+			hist[1][k>>lsdBits&m]++
+			hist[2][k>>(2*lsdBits)&m]++
+			hist[3][k>>(3*lsdBits)&m]++
+			hist[4][k>>(4*lsdBits)&m]++
+			hist[5][k>>(5*lsdBits)&m]++
+		}
+	case 4:
+		for _, v := range x {
+			k := uint64(K(v) ^ flip)
+			hist[0][k&m]++
+			hist[1][k>>lsdBits&m]++
+			hist[2][k>>(2*lsdBits)&m]++
+		}
+	default:
+		for _, v := range x {
+			k := uint64(K(v) ^ flip)
+			hist[0][k&m]++
+			hist[1][k>>lsdBits&m]++
+		}
+	}
+}
+
+// tmpPool keeps lsd's buffers: one per worker busy with a bucket of a
+// long sort (sorter.tmp).
+var tmpPool = sync.Pool{New: func() any { return new([lsdMax]uint64) }}
+
+// lsdPass moves src to out, stably, by the digit (k >> sh) & m of the keys
+// k, whose counts are hist. It is a function of its own so that the
+// compiler keeps its loop's values in registers.
+func lsdPass[E integer, K unsigned](src, out []E, hist *[lsdRadix]uint32, flip K, sh int) {
+	var off [lsdRadix]uint32
+	var sum uint32
+	for b, c := range hist {
+		off[b], sum = sum, sum+c
+	}
+	out = out[:len(src)]
+	for _, v := range src {
+		b := uint64(K(v)^flip) >> (sh & 63) & (lsdRadix - 1)
+		out[off[b]] = v
+		off[b]++
 	}
 }
 

@@ -204,6 +204,29 @@ func TestSortable(t *testing.T) {
 	}
 }
 
+// TestLSDBuffer sorts the patterns with lsd sorting buckets through a
+// buffer of the worker's (sorter.tmp), which Sort does only from tmpMin
+// elements, serially and in parallel, at sizes whose buckets or whole
+// input lsd sorts.
+func TestLSDBuffer(t *testing.T) {
+	p := forkjoin.New(forkjoin.Workers(2))
+	defer p.Close()
+	// At parMin+12345, lsd's bounds shrunk to 64..512 make it sort the
+	// buckets of an MSD level, into the other slice (as Sort does with
+	// 10^7 keys); at the other sizes, the whole input, in place.
+	for _, c := range []struct{ n, lo, hi int }{{lsdMin + 1, lsdMin, lsdMax}, {lsdMax, lsdMin, lsdMax}, {parMin + 12345, 64, 512}} {
+		n := c.n
+		tmpSort := func(w *forkjoin.Worker, s []uint64) {
+			r := newSorter[uint64](w, uint64(0), c.lo, c.hi)
+			r.tmpMin = 0
+			r.sort(w, s)
+		}
+		checkSorts(t, p, n, func(r *rand.Rand) uint64 { return r.Uint64() }, tmpSort)
+		checkSorts(t, p, n, func(r *rand.Rand) uint64 { return r.Uint64N(8)<<50 | r.Uint64N(1<<20) }, tmpSort)
+		checkSorts(t, p, n, func(r *rand.Rand) uint64 { return r.Uint64N(1 << 12) }, tmpSort)
+	}
+}
+
 // TestWideMSDLevels sorts inputs that, with the bounds of lsd's buckets
 // shrunk to 64..512, make msdWidth take a wider digit than 8 bits at the
 // top: 9 bits for 64-bit keys, 10 for 32-bit ones, serially and with the
