@@ -383,31 +383,26 @@ func insertionSort[E integer](s []E) {
 // buckets' bounds. It reports false, moving nothing, if every key has the
 // same digit.
 func (r *sorter[E, K]) scatter(x, y []E, shift, width int, start []int) bool {
-	flip, mask, nb := r.flip, uint64(1)<<width-1, 1<<width
+	flip, mask, nb := r.flip, K(1)<<width-1, 1<<width
 	// Digits are masked to msdRadix: no bounds checks. The expression is
 	// spelled out here and in parallelScatter: a generic helper for it,
 	// though inlined, made the parallel scatter's loop reload mask from
 	// the stack and test a pointer for nil on every element (go1.26).
 	var h [msdRadix]int
 	for _, v := range x {
-		h[uint(uint64(K(v)^flip)>>(shift&63)&mask)&(msdRadix-1)]++
+		h[uint((K(v)^flip)>>shift&mask)&(msdRadix-1)]++
 	}
-	if h[uint(uint64(K(x[0])^flip)>>(shift&63)&mask)&(msdRadix-1)] == len(x) {
+	if h[uint((K(x[0])^flip)>>shift&mask)&(msdRadix-1)] == len(x) {
 		return false
 	}
 	for b := range nb {
 		start[b+1] = start[b] + h[b]
 	}
 	copy(h[:nb], start)
-	// A bucket's places run from its start up to the next bucket's, all
-	// below len(x): the store through a pointer skips a bounds check per
-	// element that the compiler cannot prove redundant. y holds no
-	// pointers, so the store needs no write barrier either.
 	y = y[:len(x)]
-	base, size := unsafe.Pointer(unsafe.SliceData(y)), unsafe.Sizeof(x[0])
 	for _, v := range x {
-		b := uint(uint64(K(v)^flip)>>(shift&63)&mask) & (msdRadix - 1)
-		*(*E)(unsafe.Add(base, uintptr(h[b])*size)) = v
+		b := uint((K(v)^flip)>>shift&mask) & (msdRadix - 1)
+		y[h[b]] = v
 		h[b]++
 	}
 	return true
@@ -417,7 +412,7 @@ func (r *sorter[E, K]) scatter(x, y []E, shift, width int, start []int) bool {
 // histogram, the counts give each (bucket, piece) pair its place in y,
 // bucket-major, and each piece scatters its elements there.
 func (r *sorter[E, K]) parallelScatter(w *forkjoin.Worker, x, y []E, shift, width int, start []int) bool {
-	flip, mask, nb := r.flip, uint64(1)<<width-1, 1<<width
+	flip, mask, nb := r.flip, K(1)<<width-1, 1<<width
 	ch := chunks(len(x), r.workers)
 	hist := make([][msdRadix]int, ch.k)
 	forkjoin.ForRange(w, 0, ch.k, 1, func(_ *forkjoin.Worker, a, b int) {
@@ -425,7 +420,7 @@ func (r *sorter[E, K]) parallelScatter(w *forkjoin.Worker, x, y []E, shift, widt
 			lo, hi := ch.bounds(c)
 			h := &hist[c]
 			for _, v := range x[lo:hi] {
-				h[uint(uint64(K(v)^flip)>>(shift&63)&mask)&(msdRadix-1)]++
+				h[uint((K(v)^flip)>>shift&mask)&(msdRadix-1)]++
 			}
 		}
 	})
@@ -437,18 +432,16 @@ func (r *sorter[E, K]) parallelScatter(w *forkjoin.Worker, x, y []E, shift, widt
 		}
 	}
 	start[nb] = pos
-	if d := uint(uint64(K(x[0])^flip)>>(shift&63)&mask) & (msdRadix - 1); start[d+1]-start[d] == len(x) {
+	if d := uint((K(x[0])^flip)>>shift&mask) & (msdRadix - 1); start[d+1]-start[d] == len(x) {
 		return false
 	}
-	y = y[:len(x)]
-	base, size := unsafe.Pointer(unsafe.SliceData(y)), unsafe.Sizeof(x[0])
 	forkjoin.ForRange(w, 0, ch.k, 1, func(_ *forkjoin.Worker, a, b int) {
 		for c := a; c < b; c++ {
 			lo, hi := ch.bounds(c)
 			h := &hist[c]
 			for _, v := range x[lo:hi] {
-				d := uint(uint64(K(v)^flip)>>(shift&63)&mask) & (msdRadix - 1)
-				*(*E)(unsafe.Add(base, uintptr(h[d])*size)) = v // as in scatter
+				d := uint((K(v)^flip)>>shift&mask) & (msdRadix - 1)
+				y[h[d]] = v
 				h[d]++
 			}
 		}
