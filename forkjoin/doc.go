@@ -81,11 +81,18 @@
 // already runs on runs inline, as a nested invocation, canceled with the
 // invocation it runs in (and, for InvokeContext, by its own context), and
 // canceled from the start if that one already is. A *Worker is valid
-// only inside the task it was handed to: the entry points panic when given
-// one kept after its task returned, or used from another goroutine or in a
-// task of another pool (Func.Join, the fork fast path, catches only the
-// first of these, and so do the other fork points deep in a recursion, where
-// Func.Join would join inline).
+// only inside the task it was handed to, on that task's goroutine. Every
+// entry point panics on a nil *Worker. These also panic when given one kept
+// after its task returned, used from another goroutine, or used in a task
+// of another pool: For, ForRange, Reduce, ReduceW, Scope, S.GoFrom, Do,
+// Blocking, Join where it forks, Func.Fork and Spawn in the outermost
+// frames of a task, and, on every call, Future.Join, Forked.Join, S.Go and
+// Func.Go. The fork points of the inner levels of a recursion do not
+// compare goroutines, which would cost them a large share of a fork:
+// Func.Join, and Join where it joins inline, catch only a *Worker kept after
+// its task returned while its worker is idle; Worker.Inline, and Func.Fork
+// and Spawn deep in a recursion, check only for nil. A misuse panic names
+// the line of the call that misused the API.
 //
 // A scope's spawns (S.Go, Func.Go) wait in frames until the spawning task
 // ends, which runs them, or until its heartbeat offers them to a worker

@@ -1,6 +1,10 @@
 package forkjoin
 
-import "unsafe"
+import (
+	"unsafe"
+
+	"github.com/fjkit/fjkit/internal/usage"
+)
 
 // A Func is a task body registered once, for forks that allocate nothing.
 //
@@ -89,7 +93,7 @@ func (f *Func[A, R]) Join(w *Worker, a, b A) (ra, rb R) {
 	// (joinLazy) sees it.
 	if !w.Inline() {
 		if w == nil {
-			panic("forkjoin.Func.Join: w is nil; pass the *Worker your task received")
+			panic(usage.New("forkjoin.Func.Join: w is nil; pass the *Worker your task received"))
 		}
 		if w.nframes-w.promoteAt < protectDepth {
 			// A lazy frame, or the first join of a task (which checks
@@ -248,7 +252,7 @@ type Forked[A, R any] struct {
 // or if w is not the worker that forked it.
 func (h Forked[A, R]) Join(w *Worker) R {
 	if j := h.j; j != nil && j.gen == h.gen && j.owner == w && h.d > 0 {
-		if d := int(h.d) - 1; d < w.nframes && w.frames[d].j == &j.job {
+		if d := int(h.d) - 1; d < w.nframes && w.frames[d].j == &j.job && w.onOwnGoroutine() {
 			return j.fn().joinFrame(w, j, d) // the common case: its frame is pending
 		}
 	}
@@ -261,16 +265,16 @@ func (h Forked[A, R]) join(w *Worker) R {
 	j := h.j
 	if j == nil {
 		if h.gen == 0 {
-			panic("forkjoin: Join of a zero Forked; use the handle Func.Fork returned")
+			panic(usage.New("forkjoin: Join of a zero Forked; use the handle Func.Fork returned"))
 		}
 		var zero R
 		return zero // Fork started nothing: the invocation was canceled
 	}
 	if j.gen != h.gen {
-		panic("forkjoin: Forked joined twice")
+		panic(usage.New("forkjoin: Forked joined twice"))
 	}
 	if j.owner != w || !w.onOwnGoroutine() {
-		panic("forkjoin: Forked joined on another worker than the one that forked it; join it from the forking task")
+		panic(usage.New("forkjoin: Forked joined on another worker than the one that forked it, or from another goroutine; join it from the forking task"))
 	}
 	f := j.fn()
 	if h.d > 0 {

@@ -1,6 +1,10 @@
 package forkjoin
 
-import "unsafe"
+import (
+	"unsafe"
+
+	"github.com/fjkit/fjkit/internal/usage"
+)
 
 // A Future is a task forked by Spawn, to be joined later. It is a small
 // value: copy it freely, but join it once.
@@ -98,9 +102,9 @@ func (f Future[T]) Join(w *Worker) T {
 		return f.join(w)
 	}
 	// A record in w's frame is w's (records.go), so the frame's is the
-	// owner check too.
+	// owner check too; the goroutine's is join's.
 	fr := &w.frames[d]
-	if fr.j != (*job)(unsafe.Pointer(j)) || j.gen != f.gen {
+	if fr.j != (*job)(unsafe.Pointer(j)) || j.gen != f.gen || !w.onOwnGoroutine() {
 		return f.join(w)
 	}
 	if fr.st != frameLazy {
@@ -165,16 +169,16 @@ func (f Future[T]) join(w *Worker) T {
 	j := f.j
 	if j == nil {
 		if f.gen == 0 {
-			panic("forkjoin: Join of a zero Future; use the one Spawn returned")
+			panic(usage.New("forkjoin: Join of a zero Future; use the one Spawn returned"))
 		}
 		var zero T
 		return zero // Spawn started nothing: the invocation was canceled
 	}
 	if j.gen != f.gen {
-		panic("forkjoin: Future joined twice")
+		panic(usage.New("forkjoin: Future joined twice"))
 	}
 	if j.owner != w || !w.onOwnGoroutine() {
-		panic("forkjoin: Future joined on another worker than the one that spawned it; join it from the spawning task")
+		panic(usage.New("forkjoin: Future joined on another worker than the one that spawned it, or from another goroutine; join it from the spawning task"))
 	}
 	if f.d > 0 {
 		if d := int(f.d) - 1; d < w.nframes && w.frames[d].j == &j.job {

@@ -4,6 +4,8 @@ import (
 	"math/bits"
 	"sync"
 	"sync/atomic"
+
+	"github.com/fjkit/fjkit/internal/usage"
 )
 
 // Goroutine identity.
@@ -84,10 +86,10 @@ func Current() *Worker {
 // point for the message.
 func (w *Worker) check(fn string) {
 	if w == nil {
-		panic(fn + ": w is nil; pass the *Worker your task received")
+		panic(usage.New(fn + ": w is nil; pass the *Worker your task received"))
 	}
 	if !w.onOwnGoroutine() || w.inv == nil {
-		panic(fn + ": w is not the calling task's worker; a *Worker is valid only inside the task it was handed to, on that task's goroutine (not after Invoke returned, not from another goroutine, not in a task of another pool)")
+		panic(usage.New(fn + ": w is not the calling task's worker; a *Worker is valid only inside the task it was handed to, on that task's goroutine (not after Invoke returned, not from another goroutine, not in a task of another pool)"))
 	}
 }
 
@@ -98,7 +100,7 @@ func (w *Worker) check(fn string) {
 // Scope, For, Spawn), documented at Worker. It inlines to two compares.
 func (w *Worker) checkLive() {
 	if w == nil {
-		panic("forkjoin.Func.Join: w is nil; pass the *Worker your task received")
+		panic(usage.New("forkjoin.Func.Join: w is nil; pass the *Worker your task received"))
 	}
 	if w.curInv.Load() == nil { // atomic: a misused w may be read from another goroutine
 		w.check("forkjoin.Func.Join")

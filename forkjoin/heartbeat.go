@@ -372,6 +372,7 @@ func (w *Worker) runFrame(j *job, d int) (top bool) {
 	if j.latch.state.Load() != latchUnset {
 		j.reset()
 	}
+	j.inv = nil // set if promoted; records.go, rule 4
 	if d == w.nframes-1 {
 		w.popFrame(d)
 		return true
@@ -397,6 +398,7 @@ func (w *Worker) waitFrame(j *job, d int) {
 // result and cleared it.
 func (w *Worker) endWaitedFrame(j *job, d int) {
 	j.reset()
+	j.inv = nil // records.go, rule 4
 	w.popFrame(d)
 }
 
@@ -469,11 +471,18 @@ func (w *Worker) settleFramesFrom(mark int, pe *PanicError) (rpe *PanicError) {
 		case fr.st == frameLazy || fr.st == framePromoted: // a fork nobody joined
 			j := fr.j
 			fr.j = nil // the record is the handle's now, for its late Join
-			if fr.st == frameLazy || w.takeBack(j) {
+			promoted := fr.st == framePromoted
+			if !promoted || w.takeBack(j) {
 				fr.st = frameRunning
 				j.run.execute(w)
 			} else {
 				w.waitForJob(j)
+			}
+			// Only the handle may reach the record now: a handle dropped
+			// unjoined then keeps nothing reachable (records.go, rule 4).
+			j.inv = nil
+			if promoted {
+				w.deque.Scrub()
 			}
 			w.popFrame(k)
 			if rpe == nil {

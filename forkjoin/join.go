@@ -169,6 +169,7 @@ func joinLazy[A, B any](w *Worker, fa func(*Worker) A, fb func(*Worker) B, d int
 		b, pe := cj.res, j.panic
 		cj.clearArg()
 		j.reset()
+		j.inv = nil // records.go, rule 4
 		w.popFrame(d)
 		if pe != nil {
 			panic(pe)
@@ -177,6 +178,7 @@ func joinLazy[A, B any](w *Worker, fa func(*Worker) A, fb func(*Worker) B, d int
 	}
 	fr.st = frameRunning
 	cj.fn = nil
+	j.inv = nil // set if promoted; records.go, rule 4
 	b = fb(w)
 	w.popFrame(d)
 	return a, b

@@ -2,6 +2,9 @@ package forkjoin_test
 
 import (
 	"context"
+	"fmt"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -155,6 +158,20 @@ func TestMisusePanics(t *testing.T) {
 		}), []string{"forkjoin.Do", "not the calling task's worker"}},
 		{"Canceled nil worker", func() { (*forkjoin.Worker)(nil).Canceled() }, []string{"Canceled", "w is nil"}},
 		{"Context nil worker", func() { (*forkjoin.Worker)(nil).Context() }, []string{"Context", "w is nil"}},
+		// Issue 38: a pending lazy fork's Join from another goroutine,
+		// with the task's w, ran the fork there.
+		{"Future.Join of a pending lazy spawn from another goroutine", inTask(func(w *forkjoin.Worker) {
+			forkjoin.Join(w, nopInt, nopInt) // the first fork of a call is offered to thieves; not this one
+			f := forkjoin.Spawn(w, nopInt)
+			onOtherGoroutine(func() { f.Join(w) })
+			f.Join(w)
+		}), []string{"Future", "another goroutine"}},
+		{"Forked.Join of a pending lazy fork from another goroutine", inTask(func(w *forkjoin.Worker) {
+			forkjoin.Join(w, nopInt, nopInt)
+			h := fibJoin.Fork(w, 5)
+			onOtherGoroutine(func() { h.Join(w) })
+			h.Join(w)
+		}), []string{"Forked", "another goroutine"}},
 		{"zero Forked", inTask(func(w *forkjoin.Worker) {
 			var h forkjoin.Forked[int, int]
 			h.Join(w)
@@ -175,4 +192,84 @@ func TestMisusePanics(t *testing.T) {
 	}
 	// Misuse inside a task leaves the pool usable.
 	checkUsable(t, p)
+}
+
+// onOtherGoroutine runs f on a new goroutine, waits for it, and re-raises
+// its panic on the caller's.
+func onOtherGoroutine(f func()) {
+	done := make(chan any)
+	go func() {
+		defer func() { done <- recover() }()
+		f()
+	}()
+	if v := <-done; v != nil {
+		panic(v)
+	}
+}
+
+// A misuse panic names the line of the caller's code that misused the API,
+// not the library's line that raised it, and a misuse inside a task is not
+// reported as the task's own panic ("task panicked").
+func TestMisuseNamesCallSite(t *testing.T) {
+	p := newPool(t, forkjoin.Workers(2))
+	nopInt := func(*forkjoin.Worker) int { return 0 }
+	var site string
+	cases := []struct {
+		name string
+		f    func()
+	}{
+		{"Worker used from another goroutine", func() {
+			forkjoin.Run(p, func(w *forkjoin.Worker) {
+				onOtherGoroutine(func() {
+					site = callSite(1)
+					forkjoin.For(w, 0, 2, func(*forkjoin.Worker, int) {})
+				})
+			})
+		}},
+		{"S.Go after Scope returned", func() {
+			forkjoin.Run(p, func(w *forkjoin.Worker) {
+				var kept *forkjoin.S
+				forkjoin.Scope(w, func(s *forkjoin.S) { kept = s })
+				site = callSite(1)
+				kept.Go(func(*forkjoin.Worker) {})
+			})
+		}},
+		{"Future joined twice, in a spawned task", func() {
+			forkjoin.Run(p, func(w *forkjoin.Worker) {
+				forkjoin.Spawn(w, func(w *forkjoin.Worker) int {
+					f := forkjoin.Spawn(w, nopInt)
+					f.Join(w)
+					site = callSite(1)
+					return f.Join(w)
+				}).Join(w)
+			})
+		}},
+		{"Func.Join on a Worker kept after Invoke returned", func() {
+			var kept *forkjoin.Worker
+			forkjoin.Run(p, func(w *forkjoin.Worker) { kept = w })
+			site = callSite(1)
+			fibJoin.Join(kept, 1, 2)
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			v := recovered(tc.f)
+			if v == nil {
+				t.Fatal("did not panic")
+			}
+			msg := fmt.Sprint(v)
+			if !strings.Contains(msg, site) {
+				t.Errorf("panic message %q does not name the call site %s", msg, site)
+			}
+			if strings.Contains(msg, "task panicked") {
+				t.Errorf("panic message %q reports the misuse as a task's panic", msg)
+			}
+		})
+	}
+}
+
+// callSite returns file:line of the line skip lines below its call.
+func callSite(skip int) string {
+	_, file, line, _ := runtime.Caller(1)
+	return file + ":" + strconv.Itoa(line+skip)
 }

@@ -7,6 +7,8 @@ import (
 	"io"
 	"runtime/debug"
 	"strings"
+
+	"github.com/fjkit/fjkit/internal/usage"
 )
 
 // ErrClosed is the panic value of Invoke, Run and InvokeContext on a closed pool.
@@ -29,7 +31,15 @@ type PanicError struct {
 // panic that nobody recovers, which the runtime prints by its Error, names
 // its origin and not only the joiner that re-raised it. The whole stack is
 // in Stack, and printing the error with %+v shows it too.
+//
+// A misuse of the library that a task commits (a *Worker used from another
+// goroutine, a handle joined twice) is no panic of the task's own: its
+// Error is the misuse's message alone, which names the file and line of
+// the call that misused the API.
 func (e *PanicError) Error() string {
+	if u, ok := e.Value.(*usage.Error); ok {
+		return u.Error()
+	}
 	msg := strings.ReplaceAll(fmt.Sprint(e.Value), "\n", `\n`)
 	if at := panicSite(e.Stack); at != "" {
 		return "forkjoin: task panicked: " + msg + " at " + at

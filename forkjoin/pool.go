@@ -5,6 +5,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/fjkit/fjkit/internal/usage"
 )
 
 // A Pool is a set of worker goroutines that run fork-join tasks. Make one with
@@ -105,7 +107,7 @@ func (p *Pool) Close() {
 		return
 	}
 	if p.current() != nil {
-		panic("forkjoin.Close: called from a task of the same pool, which Close would wait for; close the pool after Invoke returns")
+		panic(usage.New("forkjoin.Close: called from a task of the same pool, which Close would wait for; close the pool after Invoke returns"))
 	}
 	p.shutDown()
 }

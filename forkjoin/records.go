@@ -29,7 +29,11 @@ import "unsafe"
 //     the invocation and the scope (cachePut, Func.put; a lazy frame's record
 //     when its join ends), which hold the invocation's closure, result,
 //     panic and context, so the pool keeps no finished call's data
-//     reachable. Cache keys are Funcs or
+//     reachable. A fork whose task ended with its handle unjoined leaves
+//     its record, result and all, to the handle (settleFrames,
+//     settleTask): the record drops its invocation, and the deque it went
+//     through is scrubbed of it (wsdeque's Scrub), so that only the handle
+//     can reach the result. Cache keys are Funcs or
 //     record types, never per-call data: Funcs made per call (Reduce's, the
 //     sorts') would pin what they capture, so the library makes one per type.
 //  5. The gen counter is bumped on every free, so a Forked handle that

@@ -2,6 +2,8 @@ package forkjoin
 
 import (
 	"sync/atomic"
+
+	"github.com/fjkit/fjkit/internal/usage"
 )
 
 // pendingPerWorker bounds how many of a scope's tasks may wait at once, per
@@ -104,11 +106,11 @@ func (s *S) GoFrom(w *Worker, fn func(w *Worker)) {
 		panic("forkjoin.S.GoFrom: fn is nil")
 	}
 	if s.ended.Load() {
-		panic("forkjoin.S.GoFrom: the scope has ended (Scope returned); spawn only while Scope is running")
+		panic(usage.New("forkjoin.S.GoFrom: the scope has ended (Scope returned); spawn only while Scope is running"))
 	}
 	w.check("forkjoin.S.GoFrom")
 	if w.pool != s.w.pool {
-		panic("forkjoin.S.GoFrom: w is a worker of another pool than the scope's; spawn from the scope's body or its tasks, with their worker")
+		panic(usage.New("forkjoin.S.GoFrom: w is a worker of another pool than the scope's; spawn from the scope's body or its tasks, with their worker"))
 	}
 	s.goFrom(w, fn)
 }
@@ -120,7 +122,7 @@ func (s *S) GoFrom(w *Worker, fn func(w *Worker)) {
 // themselves before they call it, and pass the g they read for that.
 func (s *S) caller(fn string, g uintptr) *Worker {
 	if s.ended.Load() {
-		panic(fn + ": the scope has ended (Scope returned); spawn only while Scope is running")
+		panic(usage.New(fn + ": the scope has ended (Scope returned); spawn only while Scope is running"))
 	}
 	if w := s.w; w.g.Load() == g {
 		return w
@@ -135,7 +137,7 @@ func (s *S) caller(fn string, g uintptr) *Worker {
 		}
 		return w
 	}
-	panic(fn + ": called from a goroutine that is not a worker of the scope's pool; spawn from the scope's body or its tasks")
+	panic(usage.New(fn + ": called from a goroutine that is not a worker of the scope's pool; spawn from the scope's body or its tasks"))
 }
 
 // S.callers holds callerSlots = 2^callerBits workers.

@@ -84,6 +84,7 @@ func (w *Worker) settleTask(m taskMark, v any, pe *PanicError) *PanicError {
 		pe = w.settleFrames(m.frames, pe)
 	}
 	mark := m.open
+	orphans := len(w.open) > mark
 	for len(w.open) > mark {
 		// j stays in w.open until it is done or running here, so that
 		// a Goexit in what takeBack or the wait runs still finds it.
@@ -95,9 +96,13 @@ func (w *Worker) settleTask(m taskMark, v any, pe *PanicError) *PanicError {
 			w.waitForJob(j)
 			w.closeOpen(j)
 		}
+		j.inv = nil // the record is the handle's now, as a lazy fork's (settleFrames)
 		if pe == nil {
 			pe = j.panic
 		}
+	}
+	if orphans {
+		w.deque.Scrub() // the deque may hold the records the handles have now
 	}
 	return pe
 }

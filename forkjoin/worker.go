@@ -18,6 +18,8 @@ const (
 // A Worker is one of a pool's goroutines. Tasks receive the Worker running
 // them and pass it to Join, Spawn, Scope and For. A *Worker belongs to the
 // task it was handed to: do not keep it, or use it from another goroutine.
+// The entry points near a task's root panic when it is misused so; the
+// fork points deep in a recursion check less (see the package doc).
 type Worker struct {
 	// A Worker composes the per-worker state of each concern, declared in
 	// the file that owns it, in the order that keeps the hot fields together
@@ -188,7 +190,8 @@ func (w *Worker) loop(parked bool) {
 			woken = true
 			continue
 		}
-		w.trimCaches() // nothing to do: let go of a burst's records
+		w.trimCaches()  // nothing to do: let go of a burst's records
+		w.deque.Scrub() // and of the ones thieves took from our deque
 		w.park(nil)
 		woken = true
 	}

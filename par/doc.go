@@ -24,6 +24,15 @@
 // lock across a nested par call that other bodies of the same outer call
 // take.
 //
+// The bodies a call runs in the calling goroutine (its serial start, or all
+// of a call that stays serial) run there as a plain loop would: made from
+// an ordinary goroutine, forkjoin.Current() is nil in them, and a
+// runtime.Goexit in one (t.FailNow in a test) ends the calling goroutine,
+// as it would in the loop the call replaces. The bodies that run on the
+// pool's workers see their worker in forkjoin.Current(), and a Goexit there
+// fails the call with a *forkjoin.PanicError instead, since it ends no
+// goroutine of the caller's. Made from a task, every body runs on a worker.
+//
 // # When a call goes parallel
 //
 // A call goes parallel only where that pays. The loops and slice

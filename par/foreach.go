@@ -3,6 +3,7 @@ package par
 import (
 	"iter"
 	"reflect"
+	"runtime"
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
@@ -12,9 +13,9 @@ import (
 
 // ForEach calls body(e) for every element e of seq, in parallel. One
 // goroutine pulls seq, element by element (a worker of the pool, or the
-// caller when the pool has one worker), and hands each element to a task;
-// the other workers run the bodies, and the pulling worker does too when
-// many are waiting. So it is for bodies that cost much more than pulling an
+// caller when the pool has one worker or the process one P), and hands each
+// element to a task; the other workers run the bodies, and the pulling
+// worker does too when many are waiting. So it is for bodies that cost much more than pulling an
 // element, such as a file to parse per entry of a directory walk, or a
 // record to process per row of a scanner: elements that are cheap to
 // process are better collected in a slice and given to For or Map.
@@ -27,7 +28,7 @@ func ForEach[E any](seq iter.Seq[E], body func(E)) {
 	if seq == nil || body == nil {
 		panic("par.ForEach: seq and body must not be nil")
 	}
-	if workers() == 1 {
+	if pullsAlone() {
 		defer rewrap()
 		for e := range seq {
 			body(e)
@@ -54,7 +55,7 @@ func ForEach2[K, V any](seq iter.Seq2[K, V], body func(K, V)) {
 	if seq == nil || body == nil {
 		panic("par.ForEach2: seq and body must not be nil")
 	}
-	if workers() == 1 {
+	if pullsAlone() {
 		defer rewrap()
 		for k, v := range seq {
 			body(k, v)
@@ -75,6 +76,12 @@ func ForEach2[K, V any](seq iter.Seq2[K, V], body func(K, V)) {
 		})
 	})
 }
+
+// pullsAlone reports whether ForEach is to run every body as it pulls it:
+// with one worker, or one P (GOMAXPROCS, a process pinned to one CPU), no
+// body would run beside the pulling, so a panicking one would be found
+// only after the pulling had gone on without bound.
+func pullsAlone() bool { return workers() == 1 || runtime.GOMAXPROCS(0) == 1 }
 
 type pair[K, V any] struct {
 	k K

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/fjkit/fjkit/forkjoin"
+	"github.com/fjkit/fjkit/internal/usage"
 )
 
 // A Group runs functions on a pool's workers and waits for them, with the
@@ -369,7 +370,7 @@ func (g *Group) waitOutside() {
 // is idle, so none of them is beneath w's task on w's stack.
 func (g *Group) waitInTask(w *forkjoin.Worker) {
 	if g.drainOf(w) != nil {
-		panic("par.Group.Wait: called from one of the group's own functions, which Wait would wait for; call Wait from the code that started the group")
+		panic(usage.New("par.Group.Wait: called from one of the group's own functions, which Wait would wait for; call Wait from the code that started the group"))
 	}
 	if inv := w.Context(); inv.Done() != nil {
 		defer context.AfterFunc(inv, func() { g.cancel(context.Cause(inv)) })()

@@ -3,8 +3,10 @@ package par_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -301,14 +303,19 @@ func TestGroupParentCanceled(t *testing.T) {
 // functions: a clear panic instead of a deadlock.
 func TestGroupWaitInsideItselfPanics(t *testing.T) {
 	var g par.Group
+	var site string
 	g.Go(func(context.Context) error {
+		site = callSite(1)
 		g.Wait()
 		return nil
 	})
 	defer func() {
+		// The message names the call that misused Wait, and is no task's
+		// panic (issue 38).
 		pe, _ := recover().(*forkjoin.PanicError)
-		if s, _ := pe.Value.(string); !strings.Contains(s, "par.Group.Wait") {
-			t.Fatalf("recovered %v, want a panic naming par.Group.Wait", pe)
+		s := fmt.Sprint(pe)
+		if !strings.Contains(s, "par.Group.Wait") || !strings.Contains(s, site) || strings.Contains(s, "task panicked") {
+			t.Fatalf("recovered %q, want a panic naming par.Group.Wait and %s", s, site)
 		}
 	}()
 	g.Wait()
@@ -399,4 +406,10 @@ func BenchmarkGroupTree(b *testing.B) {
 			}
 		}
 	})
+}
+
+// callSite returns file:line of the line skip lines below its call.
+func callSite(skip int) string {
+	_, file, line, _ := runtime.Caller(1)
+	return file + ":" + strconv.Itoa(line+skip)
 }

@@ -13,12 +13,12 @@ const minCapacity = 32
 // Every removal takes each pushed value exactly once: a value returned by Pop
 // is never returned by Steal or StealHalf and the other way round.
 //
-// Pop clears the slot it takes, except when it takes the last value: then a
+// Pop clears the slot it takes, except when it takes the last value while a
 // thief may be reading that slot at the same moment. Thieves do not clear the
 // slots they take, for the same reason. So the ring may keep values that
 // thieves took (and one the owner popped) reachable until their slots are
-// reused or the deque is dropped: at most its capacity, usually far fewer.
-// See docs/deque.md.
+// reused, Scrub clears them, or the deque is dropped: at most its capacity,
+// usually far fewer. See docs/deque.md.
 type Deque[T any] struct {
 	// The padding keeps the three groups of fields (top; bottom and the
 	// owner's; inflight) and whatever surrounds the deque at least 64
@@ -57,7 +57,10 @@ type Deque[T any] struct {
 	// pub: values below pub are published (bottom covers them); those
 	// in [pub, next) were pushed with PushLocal and only the owner sees them.
 	pub int64
-	_   [64]byte
+	// clean: the slots of the indices below clean hold no value taken
+	// from the deque (Scrub).
+	clean int64
+	_     [64]byte
 
 	// inflight counts thieves between their load of ring and the end of
 	// their read of a slot. A nonzero count tells the owner that a slot it
@@ -243,7 +246,19 @@ func (d *Deque[T]) Pop() (T, bool) {
 	if !won {
 		return zero, false
 	}
+	d.clearTaken(r, t)
 	return v, true
+}
+
+// clearTaken clears slot t of r, whose value the owner has just taken with
+// its CAS on top, unless a thief is in flight: one that loaded top before
+// the CAS may be reading the slot. A thief that comes later loads top above
+// t. Owner only.
+func (d *Deque[T]) clearTaken(r *ring[T], t int64) {
+	if d.inflight.Load() == 0 {
+		var zero T
+		r.buf[t&r.mask] = zero
+	}
 }
 
 // popLocal is Pop when the newest value, at index next-1 >= pub, is
@@ -279,7 +294,38 @@ func (d *Deque[T]) popLast(next int64) (T, bool) {
 	if !won {
 		return zero, false
 	}
+	d.clearTaken(r, t)
 	return v, true
+}
+
+// Scrub clears the slots of the values thieves took, and of a last value
+// Pop took while a thief was in flight, so that the ring keeps nothing
+// reachable that it does not hold any more. It does nothing, and reports
+// false, while a thief is between its load of top and its read of a slot
+// (one that loaded top before Scrub's load may be reading any of those
+// slots); the caller may try again later. Its cost is one pass over the
+// values taken since the last Scrub, at most the ring's size. Owner only.
+func (d *Deque[T]) Scrub() bool {
+	r := d.ring.Load()
+	if r == nil {
+		return true
+	}
+	t := d.top.Load()
+	// The live values are [t, next); the indices [next-size, t) are the
+	// other slots of the ring.
+	lo := max(d.clean, d.next-int64(len(r.buf)))
+	if lo >= t {
+		return true
+	}
+	if d.inflight.Load() != 0 {
+		return false
+	}
+	var zero T
+	for i := lo; i < t; i++ {
+		r.buf[i&r.mask] = zero
+	}
+	d.clean = t
+	return true
 }
 
 // Steal removes and returns the value at the top (the oldest). Safe from any
