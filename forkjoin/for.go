@@ -2,6 +2,7 @@ package forkjoin
 
 import (
 	"fmt"
+	"math/bits"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -492,8 +493,28 @@ func (a *forArgs) split(w *Worker, n uint) bool {
 
 // Reduce maps every i in [lo, hi) with mapf and combines the results with
 // combine, in parallel, splitting as For does; it returns zero for an empty
-// range. combine must be associative, and zero its identity: pieces are
-// combined in index order, but grouped differently from run to run.
+// range, and zero is passed to combine only by a call cut short by its
+// invocation's cancellation. The result depends only on the range and the
+// two functions, never on the pool, its mode, the schedule or the worker
+// count: the results are combined over a tree fixed by the length
+// n = hi-lo, the balanced binary tree whose left subtrees hold a power of
+// two indices. Serially, Reduce returns tree(lo, hi-lo):
+//
+//	func tree(lo, n int) T {
+//		if n == 1 {
+//			return mapf(lo)
+//		}
+//		p := 1 << (bits.Len(uint(n-1)) - 1) // the largest power of two below n
+//		return combine(tree(lo, p), tree(lo+p, n-p))
+//	}
+//
+// combine must be associative for that to be the fold in index order; a
+// float sum is the pairwise sum, the same bits on every run. Which worker
+// computes which subtree stays dynamic: a worker runs its indices in
+// order, keeping the results of the finished subtrees that wait for a
+// right sibling, one per level at most, so about log₂ n partial results in
+// the call's records; a thief takes a whole right subtree and hands back
+// its result.
 func Reduce[T any](w *Worker, lo, hi int, zero T, mapf func(i int) T, combine func(x, y T) T) T {
 	if mapf == nil || combine == nil {
 		panic("forkjoin.Reduce: mapf and combine must not be nil")
@@ -504,29 +525,98 @@ func Reduce[T any](w *Worker, lo, hi int, zero T, mapf func(i int) T, combine fu
 // ReduceW is Reduce for a mapf that forks: mapf receives the worker that runs
 // it, so that it can call Join, For, ReduceW or any other fork on it, as a
 // For body can. A reduction over a tree node's children that recurses into
-// each child is ReduceW over the children.
+// each child is ReduceW over the children. Its results are combined over
+// the same tree as Reduce's.
 func ReduceW[T any](w *Worker, lo, hi int, zero T, mapf func(w *Worker, i int) T, combine func(x, y T) T) T {
 	if mapf == nil || combine == nil {
 		panic("forkjoin.ReduceW: mapf and combine must not be nil")
 	}
-	if w != nil && w.nframes-w.promoteAt >= protectDepth {
-		// reduceInline with mapw only, written out: a recursive walk pays
-		// the extra call and the per-element mapf test at every node.
-		acc := zero
+	if w != nil && w.nframes-w.promoteAt >= protectDepth && span(lo, hi) <= smallReduce {
+		// reduceInline with mapw only and a small stack, written out: a
+		// recursive walk pays the extra call and the per-element mapf
+		// test at every node.
+		var stk [smallStack]T
+		n := 0 // entries on stk
 		for i := lo; i < hi; i++ {
 			if w.ticksLeft--; w.ticksLeft < 0 {
 				if stop, split := w.loopBeat(span(i, hi)); stop {
-					return acc
+					return foldLocal(stk[:n], zero, combine)
 				} else if split {
-					return combine(acc, reduceLazy(w, i, hi, zero, nil, mapf, combine, true, nil))
+					return reduceLazy(w, i, hi, lo, stk[:n], zero, nil, mapf, combine, true, nil)
 				}
 			}
+			pos := uint(i - lo)
+			v := mapf(w, i)
+			if pos&1 == 0 && i+1 < hi { // a pair of leaves: one subtree of two
+				i++
+				w.nTasks++
+				v = combine(v, mapf(w, i))
+				pos >>= 1
+			}
 			w.nTasks++
-			acc = combine(acc, mapf(w, i))
+			for ; pos&1 != 0; pos >>= 1 { // a right child: its left sibling is on top
+				n--
+				v = combine(stk[n], v)
+			}
+			stk[n] = v
+			n++
 		}
-		return acc
+		return foldLocal(stk[:n], zero, combine)
 	}
 	return reduce(w, "forkjoin.ReduceW", lo, hi, zero, nil, mapf, combine)
+}
+
+// The partial results of a reduction's part (see Reduce) are a stack: the
+// results of the complete subtrees that tile what the part has run so far,
+// [start, at), largest first, their sizes the bits of at-start. Indices are
+// counted from the reduction's lo (base), so that a subtree of 2^k indices
+// starts at a multiple of 2^k. A result of a subtree of 2^k indices
+// starting at pos is combined with the top of the stack, its left sibling,
+// while bit k of pos is set, as a binary counter carries; at the end the
+// stack is folded from the right, which is the tree's value where the range
+// ends short of a power of two (a missing right subtree passes its left
+// one up). A part taken by a thief is a whole right subtree, starting at
+// its own multiple of its size, so its stack never reaches below its start.
+const (
+	// smallReduce is the longest range an inline reduction runs with
+	// a stack of smallStack results on its goroutine's stack.
+	smallReduce = 1<<smallStack - 1
+	smallStack  = 4
+	// bigStack holds the stack of any range.
+	bigStack = 64
+)
+
+// foldStack returns the result of the subtrees on stk, folded from the
+// right, or zero if it is empty, and clears stk, a record's.
+func foldStack[T any](stk []T, zero T, combine func(x, y T) T) T {
+	v := foldLocal(stk, zero, combine)
+	clear(stk)
+	return v
+}
+
+// foldLocal is foldStack for a stack on the goroutine's stack, which
+// needs no clearing.
+func foldLocal[T any](stk []T, zero T, combine func(x, y T) T) T {
+	if len(stk) == 0 {
+		return zero
+	}
+	v := stk[len(stk)-1]
+	for k := len(stk) - 2; k >= 0; k-- {
+		v = combine(stk[k], v)
+	}
+	return v
+}
+
+// treeSplit returns where the rest [at, hi) of a reduction's part splits
+// for a thief, counted from the base as both are: the start of the largest
+// right subtree on the path from at, which reaches to hi; and false if a
+// single index is left.
+func treeSplit(at, hi uint) (uint, bool) {
+	if hi-at < 2 {
+		return 0, false
+	}
+	k := bits.Len(at^(hi-1)) - 1 // the highest bit where at and hi-1 differ
+	return (hi - 1) >> k << k, true
 }
 
 // reduce is Reduce (mapf) and ReduceW (mapw); name is the caller's.
@@ -541,31 +631,63 @@ func reduce[T any](w *Worker, name string, lo, hi int, zero T, mapf func(int) T,
 	if w.shared {
 		return reduceStep(w, reduceArgs[T]{
 			forArgs: forArgs{lo: lo, hi: hi, splits: w.pool.Workers(), origin: w, stop: new(atomic.Bool)},
-			self:    reduceFunc[T](), zero: zero, mapf: mapf, mapw: mapw, combine: combine,
+			self:    reduceFunc[T](), base: lo, zero: zero, mapf: mapf, mapw: mapw, combine: combine,
 		})
 	}
-	return reduceLazy(w, lo, hi, zero, mapf, mapw, combine, false, nil)
+	return reduceLazy(w, lo, hi, lo, nil, zero, mapf, mapw, combine, false, nil)
 }
 
-// reduceInline is an inline loop (see above) of Reduce or ReduceW.
+// reduceInline is an inline loop (see above) of Reduce or ReduceW, with its
+// stack on the goroutine's stack.
 func reduceInline[T any](w *Worker, lo, hi int, zero T, mapf func(int) T, mapw func(*Worker, int) T, combine func(x, y T) T) T {
-	acc := zero
-	for i := lo; i < hi; i++ {
+	if span(lo, hi) <= smallReduce {
+		var buf [smallStack]T
+		return reduceSerial(w, lo, hi, lo, buf[:0], zero, mapf, mapw, combine)
+	}
+	var buf [bigStack]T
+	return reduceSerial(w, lo, hi, lo, buf[:0], zero, mapf, mapw, combine)
+}
+
+// reduceSerial runs [at, hi) of the reduction from base inline, onto stk,
+// the stack of what it ran before at, on the goroutine's stack, with room
+// for the rest, and returns its result.
+func reduceSerial[T any](w *Worker, at, hi, base int, stk []T, zero T, mapf func(int) T, mapw func(*Worker, int) T, combine func(x, y T) T) T {
+	n := len(stk)
+	stk = stk[:cap(stk)]
+	for i := at; i < hi; i++ {
 		if w.ticksLeft--; w.ticksLeft < 0 {
 			if stop, split := w.loopBeat(span(i, hi)); stop {
-				return acc
+				return foldLocal(stk[:n], zero, combine)
 			} else if split {
-				return combine(acc, reduceLazy(w, i, hi, zero, mapf, mapw, combine, true, nil))
+				return reduceLazy(w, i, hi, base, stk[:n], zero, mapf, mapw, combine, true, nil)
 			}
 		}
-		w.nTasks++
+		pos := uint(i - base)
+		var v T
 		if mapf != nil {
-			acc = combine(acc, mapf(i))
+			v = mapf(i)
 		} else {
-			acc = combine(acc, mapw(w, i))
+			v = mapw(w, i)
 		}
+		if pos&1 == 0 && i+1 < hi { // a pair of leaves: one subtree of two
+			i++
+			w.nTasks++
+			if mapf != nil {
+				v = combine(v, mapf(i))
+			} else {
+				v = combine(v, mapw(w, i))
+			}
+			pos >>= 1
+		}
+		w.nTasks++
+		for ; pos&1 != 0 && n > 0; pos >>= 1 {
+			n--
+			v = combine(stk[n], v)
+		}
+		stk[n] = v
+		n++
 	}
-	return acc
+	return foldLocal(stk[:n], zero, combine)
 }
 
 // reduceJob is the record of a lazy Reduce's frame, and of a piece split off
@@ -573,11 +695,13 @@ func reduceInline[T any](w *Worker, lo, hi int, zero T, mapf func(int) T, mapw f
 type reduceJob[T any] struct {
 	job
 	at, hi  int
+	base    int // the reduction's lo, from which its tree counts
 	zero    T
 	mapf    func(int) T
 	mapw    func(*Worker, int) T
 	combine func(x, y T) T
 	res     T
+	stk     []T // the part's stack (see above), kept with the record
 	pieces  *job
 	pieceStop
 }
@@ -592,12 +716,16 @@ func reduceRecord[T any](w *Worker) *reduceJob[T] {
 	return l
 }
 
-// reduceLazy is forLazy for Reduce and ReduceW; stop is the flag of the
-// reduction a piece belongs to, nil for a new one.
-func reduceLazy[T any](w *Worker, lo, hi int, zero T, mapf func(int) T, mapw func(*Worker, int) T, combine func(x, y T) T, split bool, stop *atomic.Bool) T {
+// reduceLazy is forLazy for Reduce and ReduceW: it runs [lo, hi) of the
+// reduction from base onto seed, the stack of what ran before lo (nil
+// for none), and returns the result. stop is the flag of the reduction a
+// piece belongs to, nil for a new one.
+func reduceLazy[T any](w *Worker, lo, hi, base int, seed []T, zero T, mapf func(int) T, mapw func(*Worker, int) T, combine func(x, y T) T, split bool, stop *atomic.Bool) T {
 	d := w.nframes
 	if d >= lazyDepth {
-		return reduceInline(w, lo, hi, zero, mapf, mapw, combine)
+		var buf [bigStack]T
+		stk := append(buf[:0], seed...)
+		return reduceSerial(w, lo, hi, base, stk, zero, mapf, mapw, combine)
 	}
 	key := typeKey[reduceJob[T]]()
 	j := w.frames[d].j
@@ -608,7 +736,11 @@ func reduceLazy[T any](w *Worker, lo, hi int, zero T, mapf func(int) T, mapw fun
 		w.setSlot(d, j, (*reduceJob[T])(unsafe.Pointer(j)))
 	}
 	l := (*reduceJob[T])(unsafe.Pointer(j)) // the key is the record's type
-	l.at, l.hi, l.zero, l.mapf, l.mapw, l.combine = lo, hi, zero, mapf, mapw, combine
+	l.at, l.hi, l.base, l.zero, l.mapf, l.mapw, l.combine = lo, hi, base, zero, mapf, mapw, combine
+	if need := bits.Len(uint(hi-base)) + 1; cap(l.stk) < need { // the most partial results [base, hi) has
+		l.stk = make([]T, 0, max(need, 2*cap(l.stk)))
+	}
+	l.stk = append(l.stk[:0], seed...)
 	l.startStop(stop)
 	w.frames[d].st = frameLazy
 	w.nframes = d + 1
@@ -629,10 +761,12 @@ func reduceLazy[T any](w *Worker, lo, hi int, zero T, mapf func(int) T, mapw fun
 }
 
 // runReduce is runLoop for Reduce: pieces nobody took extend its own range,
-// a stolen piece's result is combined in when it is done; both in index
-// order.
+// a stolen piece's result is pushed onto the stack when it is done; both in
+// index order.
 func runReduce[T any](w *Worker, l *reduceJob[T], d int) T {
-	acc := l.zero
+	n := len(l.stk) // entries on stk
+	stk := l.stk[:cap(l.stk)]
+	var z T
 	for {
 		for l.at < l.hi {
 			if w.ticksLeft--; (w.ticksLeft < 0 || w.beat.Load()) && (w.forkBeat(d) || l.stop.Load()) {
@@ -640,17 +774,39 @@ func runReduce[T any](w *Worker, l *reduceJob[T], d int) T {
 				break
 			}
 			i := l.at
-			l.at = i + 1
-			w.nTasks++
-			if l.mapf != nil {
-				acc = l.combine(acc, l.mapf(i))
+			pos := uint(i - l.base)
+			var v T
+			if pos&1 == 0 && i+1 < l.hi { // a pair of leaves: one subtree of two
+				l.at = i + 2 // before mapf: a promotion in it splits after the pair
+				w.nTasks += 2
+				if l.mapf != nil {
+					v = l.combine(l.mapf(i), l.mapf(i+1))
+				} else {
+					v = l.mapw(w, i)
+					v = l.combine(v, l.mapw(w, i+1))
+				}
+				pos >>= 1
 			} else {
-				acc = l.combine(acc, l.mapw(w, i))
+				l.at = i + 1
+				w.nTasks++
+				if l.mapf != nil {
+					v = l.mapf(i)
+				} else {
+					v = l.mapw(w, i)
+				}
 			}
+			for ; pos&1 != 0 && n > 0; pos >>= 1 {
+				n--
+				v = l.combine(stk[n], v)
+				stk[n] = z // the record keeps nothing of the caller's reachable
+			}
+			stk[n] = v
+			n++
 		}
 		p := l.pieces
 		if p == nil {
-			return acc
+			l.stk = stk[:0]
+			return foldStack(stk[:n], l.zero, l.combine)
 		}
 		l.pieces, p.next = p.next, nil
 		pl := (*reduceJob[T])(unsafe.Pointer(p))
@@ -663,12 +819,21 @@ func runReduce[T any](w *Worker, l *reduceJob[T], d int) T {
 			continue
 		}
 		w.waitForJob(p)
-		pe, r := p.panic, pl.res
+		pe, r, pos := p.panic, pl.res, uint(pl.at-l.base)
 		pl.free(w)
 		if pe != nil {
+			l.stk = stk[:n]
 			panic(pe)
 		}
-		acc = l.combine(acc, r)
+		// A right subtree of its own size, 2^k indices for k the
+		// trailing zeros of pos.
+		for pos >>= bits.TrailingZeros(pos); pos&1 != 0 && n > 0; pos >>= 1 {
+			n--
+			r = l.combine(stk[n], r)
+			stk[n] = z
+		}
+		stk[n] = r
+		n++
 	}
 }
 
@@ -696,19 +861,21 @@ func settleReduce[T any](w *Worker, l *reduceJob[T], d int, v any) {
 	}
 }
 
+// promote hands the largest right subtree left of the loop's rest to a
+// thief, so that its result is one partial result of the fixed tree.
 func (l *reduceJob[T]) promote(w *Worker, fr *lazyFrame, d int, _ bool) (pushed, again bool) {
-	mid, ok := splitPoint(l.at, l.hi, 0)
+	mid, ok := treeSplit(uint(l.at-l.base), uint(l.hi-l.base))
 	if !ok {
 		fr.st = frameRunning
 		return false, false
 	}
 	p := reduceRecord[T](w)
-	p.at, p.hi, p.zero, p.mapf, p.mapw, p.combine, p.stop = mid, l.hi, l.zero, l.mapf, l.mapw, l.combine, l.stop
-	l.hi = mid
+	p.at, p.hi, p.base, p.zero, p.mapf, p.mapw, p.combine, p.stop = l.base+int(mid), l.hi, l.base, l.zero, l.mapf, l.mapw, l.combine, l.stop
+	l.hi = p.at
 	p.next, l.pieces = l.pieces, &p.job
 	p.inv = w.inv
 	w.deque.Push(&p.job)
-	_, again = splitPoint(l.at, l.hi, 0)
+	_, again = treeSplit(uint(l.at-l.base), uint(l.hi-l.base))
 	return true, again
 }
 
@@ -736,7 +903,7 @@ func callReduce[T any](w *Worker, l *reduceJob[T]) (r T, pe *PanicError) {
 	if l.stop.Load() {
 		return r, nil // the reduction failed: start nothing more of it
 	}
-	r = reduceLazy(w, l.at, l.hi, l.zero, l.mapf, l.mapw, l.combine, false, l.stop)
+	r = reduceLazy(w, l.at, l.hi, l.base, nil, l.zero, l.mapf, l.mapw, l.combine, false, l.stop)
 	ok = true
 	if w.leftovers(mark) {
 		pe = w.settleTask(mark, nil, nil)
@@ -749,6 +916,8 @@ func (l *reduceJob[T]) settle(w *Worker, fr *lazyFrame, d int) { w.popFrame(d) }
 func (l *reduceJob[T]) clearArg() {
 	var z T
 	l.zero, l.res, l.mapf, l.mapw, l.combine, l.pieces, l.stop = z, z, nil, nil, nil, nil, nil
+	clear(l.stk) // a panic's: a finished part's stack is empty
+	l.stk = l.stk[:0]
 }
 
 func (l *reduceJob[T]) free(w *Worker) {
@@ -763,6 +932,7 @@ func (l *reduceJob[T]) free(w *Worker) {
 type reduceArgs[T any] struct {
 	forArgs
 	self    *Func[reduceArgs[T], T]
+	base    int // the reduction's lo, from which its tree counts
 	zero    T
 	mapf    func(i int) T
 	mapw    func(w *Worker, i int) T // ReduceW's, if mapf is nil
@@ -781,6 +951,8 @@ func reduceFunc[T any]() *Func[reduceArgs[T], T] {
 	return f.(*Func[reduceArgs[T], T])
 }
 
+// reduceStep runs a piece of a shared-queue reduction: a subtree of the
+// fixed tree, split into its two subtrees, or run serially.
 func reduceStep[T any](w *Worker, a reduceArgs[T]) T {
 	if w.Canceled() || a.stop.Load() {
 		return a.zero // canceled, or a piece panicked: start nothing more
@@ -790,18 +962,36 @@ func reduceStep[T any](w *Worker, a reduceArgs[T]) T {
 		w.tick()
 		done := false
 		defer stopUnlessDone(a.stop, &done)
-		acc := a.zero
+		var stk [bigStack]T
+		n := 0 // entries on stk
 		for i := a.lo; i < a.hi; i++ {
+			pos := uint(i - a.base)
+			var v T
 			if a.mapf != nil {
-				acc = a.combine(acc, a.mapf(i))
+				v = a.mapf(i)
 			} else {
-				acc = a.combine(acc, a.mapw(w, i))
+				v = a.mapw(w, i)
 			}
+			if pos&1 == 0 && i+1 < a.hi { // a pair of leaves: one subtree of two
+				i++
+				if a.mapf != nil {
+					v = a.combine(v, a.mapf(i))
+				} else {
+					v = a.combine(v, a.mapw(w, i))
+				}
+				pos >>= 1
+			}
+			for ; pos&1 != 0 && n > 0; pos >>= 1 {
+				n--
+				v = a.combine(stk[n], v)
+			}
+			stk[n] = v
+			n++
 		}
 		done = true
-		return acc
+		return foldLocal(stk[:n], a.zero, a.combine)
 	}
-	mid := int(uint(a.lo) + n/2)
+	mid := int(uint(a.lo) + 1<<(bits.Len(n-1)-1)) // a complete left subtree
 	left, right := a, a
 	left.hi, right.lo = mid, mid
 	x, y := a.self.Join(w, left, right)

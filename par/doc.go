@@ -38,12 +38,13 @@
 // A call goes parallel only where that pays. The loops and slice
 // operations (For, ForRange, Map, Reduce, ReduceRange, Filter, Scan,
 // IndexFunc, ContainsFunc, Min, Max, MinFunc, MaxFunc) start in the calling
-// goroutine on the first element, then on chunks growing eightfold, and
-// time themselves: a call whose work is done within about 20µs, the cost of
-// a few trips to the pool, never leaves the caller; otherwise, if the cost
-// measured says the rest takes 20µs more, the rest runs on the pool in
-// pieces of about 10µs of work each (Scan's in a piece per worker and one
-// more). A costly body over a few elements thus goes parallel after the
+// goroutine on the first element (Scan's first leaf), then on chunks
+// growing eightfold (the reductions' at least doubling, ending at powers of
+// two), and time themselves: a call whose work is done within about 20µs,
+// the cost of a few trips to the pool, never leaves the caller; otherwise,
+// if the cost measured says the rest takes 20µs more, the rest runs on the
+// pool in pieces of about 10µs of work each (the reductions' of a power of
+// two elements or leaves, Scan's of whole leaves). A costly body over a few elements thus goes parallel after the
 // first, and a cheap one over a short slice stays serial. While as many
 // goroutines wait for a processor as GOMAXPROCS and the pool's workers
 // together (a server whose handlers all compute), a call goes on serially:
@@ -66,6 +67,33 @@
 // whole piece [lo, hi), so that the loop over it is the caller's and runs at
 // the speed of a hand-written one; use them for bodies of a few
 // nanoseconds.
+//
+// # Reductions give the same answer every time
+//
+// Reduce, ReduceRange, MinFunc, MaxFunc and Scan return results that
+// depend only on their input and functions: never on the number of
+// workers, the pool, the schedule, or how long the serial start ran. A
+// parallel float sum is the same bits on every run and every machine.
+// Which worker computes what stays dynamic; the grouping of the combines
+// is fixed by the input's length. Reduce has a leaf per element,
+// ReduceRange (and MinFunc and MaxFunc, through it) a leaf per L indices,
+// and the leaves' results v₀, ..., vₘ₋₁ combine over the balanced binary
+// tree whose left subtrees hold a power of two leaves:
+//
+//	func tree(v []R) R {
+//		if len(v) == 1 {
+//			return v[0]
+//		}
+//		p := 1 << (bits.Len(uint(len(v)-1)) - 1) // the largest power of two below len(v)
+//		return combine(tree(v[:p]), tree(v[p:]))
+//	}
+//
+// This is forkjoin.Reduce's tree; a float sum by Reduce is the pairwise
+// sum. A worker keeps about log₂ m partial results as it goes, and the
+// serial start one. Scan's grouping, leaves folded to totals and scanned
+// from carries, is in its doc. A combine that is associative gives the
+// serial fold's result, grouped differently; one that is not (float
+// addition) gives the same result on every run.
 //
 // # Panics and cancellation
 //

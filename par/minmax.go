@@ -7,12 +7,13 @@ import (
 
 // Min returns the minimal value in x, as slices.Min does: it panics if x
 // is empty, and for floats a NaN in x makes the result a NaN. Pieces of x
-// are searched in parallel, as ReduceRange folds them.
+// are searched in parallel; min is exact, so the result is slices.Min's,
+// whatever the pieces.
 func Min[S ~[]E, E cmp.Ordered](x S) E {
 	if len(x) < 1 {
 		panic("par.Min: empty list")
 	}
-	return extreme(x, slices.Min[[]E], func(a, b E) E { return min(a, b) })
+	return exact(x, slices.Min[[]E], func(a, b E) E { return min(a, b) })
 }
 
 // Max returns the maximal value in x, as slices.Max does: it panics if x
@@ -21,12 +22,16 @@ func Max[S ~[]E, E cmp.Ordered](x S) E {
 	if len(x) < 1 {
 		panic("par.Max: empty list")
 	}
-	return extreme(x, slices.Max[[]E], func(a, b E) E { return max(a, b) })
+	return exact(x, slices.Max[[]E], func(a, b E) E { return max(a, b) })
 }
 
 // MinFunc returns the minimal value in x by cmp, as slices.MinFunc does: it
 // panics if x is empty, and of several minimal elements returns the first.
-// cmp is called concurrently.
+// cmp is called concurrently. The comparisons follow ReduceRange's leaves
+// and tree over len(x): a leaf's minimum is slices.MinFunc's, and of two
+// results the second is kept only if cmp says it is less. So even a cmp
+// that is no strict weak order (one that calls a NaN equal to everything,
+// say) gives the same element on every run.
 func MinFunc[S ~[]E, E any](x S, cmp func(a, b E) int) E {
 	if cmp == nil {
 		panic("par.MinFunc: cmp is nil")
@@ -44,7 +49,7 @@ func MinFunc[S ~[]E, E any](x S, cmp func(a, b E) int) E {
 
 // MaxFunc returns the maximal value in x by cmp, as slices.MaxFunc does: it
 // panics if x is empty, and of several maximal elements returns the first.
-// cmp is called concurrently.
+// cmp is called concurrently, in the order MinFunc's are.
 func MaxFunc[S ~[]E, E any](x S, cmp func(a, b E) int) E {
 	if cmp == nil {
 		panic("par.MaxFunc: cmp is nil")
@@ -61,10 +66,28 @@ func MaxFunc[S ~[]E, E any](x S, cmp func(a, b E) int) E {
 }
 
 // extreme returns of(x), x not empty, of being one of the slices functions
-// above: of each piece of x, in parallel, and the pieces' results combined
-// in index order by pick, which keeps "the first one" and NaN propagation
-// as the slices functions have them.
+// above: of each of ReduceRange's leaves of x, in parallel, and the leaves'
+// results combined over its tree by pick, which keeps "the first one" as
+// the slices functions have it.
 func extreme[E any](x []E, of func([]E) E, pick func(a, b E) E) E {
 	var zero E
 	return ReduceRange(len(x), zero, func(lo, hi int) E { return of(x[lo:hi]) }, pick)
+}
+
+// exact is extreme for a pick that gives the same result for any grouping
+// (min and max, NaN and signed zeros included): of runs on the serial
+// start's chunks and on pieces of the rest, as long as Reduce's.
+func exact[E any](x []E, of func([]E) E, pick func(a, b E) E) E {
+	var acc E
+	p := startTree(len(x), func(lo, hi int) {
+		if lo == 0 {
+			acc = of(x[:hi])
+		} else {
+			acc = pick(acc, of(x[lo:hi]))
+		}
+	})
+	if !p.parallel() {
+		return acc
+	}
+	return reduceRest(p, acc, acc, func(a, b int) E { return of(x[a:b]) }, pick) // made here: see start
 }

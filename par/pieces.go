@@ -1,6 +1,7 @@
 package par
 
 import (
+	"math/bits"
 	"runtime/metrics"
 	"time"
 
@@ -77,6 +78,16 @@ func start(n int, step func(lo, hi int)) plan { return startUntil(n, step, nil) 
 // unless the default pool has one worker: then it runs all of step at once,
 // with no clock to read.
 func startUntil(n int, step func(lo, hi int), stop func() bool) plan {
+	return startChunks(n, step, stop, false)
+}
+
+// startTree is start for a reduction over the fixed tree (see reduce.go):
+// every chunk of the serial start ends at a power of two or at n, so that
+// what has run, [0, done), is one subtree, or all of it.
+func startTree(n int, step func(lo, hi int)) plan { return startChunks(n, step, nil, true) }
+
+// startChunks is startUntil, with the chunks of startTree if tree is set.
+func startChunks(n int, step func(lo, hi int), stop func() bool, tree bool) plan {
 	defer rewrap()
 	entered()
 	serialDone := plan{done: n, n: n}
@@ -84,7 +95,7 @@ func startUntil(n int, step func(lo, hi int), stop func() bool) plan {
 		return serialDone
 	}
 	if w := forkjoin.Current(); w != nil {
-		return startInTask(w, n, step, stop)
+		return startInTask(w, n, step, stop, tree)
 	}
 	procs := forkjoin.Default().Workers()
 	if procs == 1 {
@@ -129,6 +140,10 @@ func startUntil(n int, step func(lo, hi int), stop func() bool) plan {
 			budget = elapsed
 		}
 		hi = done + chunk(done, n, elapsed, budget)
+		if tree && hi < n {
+			hi = max(2*done, 1<<(bits.Len(uint(hi))-1)) // doubling at least: a chunk is a subtree
+		}
+		hi = min(hi, n)
 	}
 }
 
@@ -153,17 +168,24 @@ func startUntil(n int, step func(lo, hi int), stop func() bool) plan {
 // count it. A call nested in a first unit run here would otherwise find
 // itself as near the top as its caller, and so would every call down the
 // first children of a tree.
-func startInTask(w *forkjoin.Worker, n int, step func(lo, hi int), stop func() bool) plan {
+//
+// With tree set (startTree), the chunks double exactly, [done, 2·done), so
+// that each is a subtree, and past maxInline units the rest is the
+// forkjoin loop, which checks the heartbeat as it goes.
+func startInTask(w *forkjoin.Worker, n int, step func(lo, hi int), stop func() bool, tree bool) plan {
 	if !w.Inline() && (beat(w) || !w.Inline()) {
 		return plan{done: 0, n: n, grain: taskGrain(w, n), w: w}
 	}
 	step(0, 1)
 	done, c := 1, 1
 	for done < n && (stop == nil || !stop()) {
-		if !w.Inline() && (beat(w) || !w.Inline()) {
+		if !w.Inline() && (beat(w) || !w.Inline()) || tree && done >= maxInline {
 			return plan{done: done, n: n, grain: taskGrain(w, n-done), w: w}
 		}
 		k := min(c, max((n-done)/2, 1))
+		if tree {
+			k = min(done, n-done)
+		}
 		step(done, done+k)
 		done += k
 		c = min(2*c, maxInline)

@@ -1,20 +1,19 @@
 package par
 
 import (
-	"reflect"
-	"slices"
-	"sync"
+	"math/bits"
 
 	"github.com/fjkit/fjkit/forkjoin"
 )
 
-// Reduce returns combine(...combine(combine(mapf(s[0]), mapf(s[1])),
-// mapf(s[2]))..., mapf(s[n-1])), computed in parallel, or zero if s is
-// empty. combine must be associative: the pieces of s are folded separately
-// and their results combined in index order, grouped differently from run
-// to run. It need not be commutative (string concatenation is fine).
-// Floating-point addition is not associative: a float sum depends, in its
-// last bits, on the grouping.
+// Reduce returns the combination of mapf(s[0]), ..., mapf(s[n-1]) over
+// the tree that the package doc describes, with a leaf per element,
+// computed in parallel, or zero if s is empty. The tree depends on len(s)
+// alone, so the result does not depend on the schedule or the number of
+// workers: a float sum is the pairwise sum, the same bits on every run and
+// every machine. combine must be associative for the result to be the
+// fold in index order; it need not be commutative (string concatenation is
+// fine).
 //
 // zero is the result for an empty s and is used for nothing else: it is
 // never passed to combine, so a map or any other reference is a safe zero.
@@ -24,7 +23,7 @@ import (
 // called once per element; mapf and combine are called concurrently.
 //
 // Reduce calls two function values per element, which the compiler cannot
-// inline here; ReduceRange, whose body gets a whole piece, runs a cheap
+// inline here; ReduceRange, whose body gets a whole leaf, runs a cheap
 // fold at the speed of a hand-written loop.
 func Reduce[S ~[]E, E, R any](s S, zero R, mapf func(E) R, combine func(R, R) R) R {
 	if mapf == nil || combine == nil {
@@ -33,29 +32,26 @@ func Reduce[S ~[]E, E, R any](s S, zero R, mapf func(E) R, combine func(R, R) R)
 	if len(s) == 0 {
 		return zero
 	}
-	four := !hasPointers(reflect.TypeFor[R]())
 	var acc R
-	p := start(len(s), func(lo, hi int) {
-		if lo == 0 {
-			acc = fold(four, mapf(s[0]), s[1:hi], mapf, combine)
-		} else {
-			acc = fold(four, acc, s[lo:hi], mapf, combine)
-		}
+	p := startTree(len(s), func(lo, hi int) {
+		acc = extend(acc, lo, hi, func(a, b int) R { return pairwise(s[a:b], mapf, combine) }, combine)
 	})
 	if !p.parallel() {
 		return acc
 	}
-	return reduceRest(p, acc, // made here: see start
-		func(lo, hi int) R { return fold(four, mapf(s[lo]), s[lo+1:hi], mapf, combine) },
-		func(acc R, lo, hi int) R { return fold(four, acc, s[lo:hi], mapf, combine) },
-		combine)
+	return reduceRest(p, acc, zero, func(a, b int) R { return pairwise(s[a:b], mapf, combine) }, combine) // made here: see start
 }
 
-// ReduceRange returns combine(...combine(body(lo₀, hi₀), body(lo₁, hi₁))...,
-// body(loₖ, hiₖ)) for pieces [lo₀, hi₀), [lo₁, hi₁), ... that cover [0, n)
-// in order, computed in parallel, or zero if n <= 0. It is Reduce for cheap
-// bodies: the loop over a piece is the caller's, with no call per index,
-// and a map and a reduction fused in it need no slice between them:
+// ReduceRange returns the combination of body(lo₀, hi₀), body(lo₁, hi₁),
+// ..., body(loₘ₋₁, hiₘ₋₁) over the tree that the package doc describes, for
+// the m leaves [lo₀, hi₀), [lo₁, hi₁), ... that cover [0, n) in order,
+// computed in parallel, or zero if n <= 0. The leaves hold L indices each,
+// the last one the rest, L being the smallest power of two that makes m at
+// most 1024: L is 1 for n up to 1024, 2 up to 2048, and so on. The leaves
+// and the tree depend on n alone, so the result does not depend on the
+// schedule or the number of workers. It is Reduce for cheap bodies: the
+// loop over a leaf is the caller's, with no call per index, and a map and a
+// reduction fused in it need no slice between them:
 //
 //	sum := par.ReduceRange(len(s), 0, func(lo, hi int) uint64 {
 //		var acc uint64
@@ -65,11 +61,11 @@ func Reduce[S ~[]E, E, R any](s S, zero R, mapf func(E) R, combine func(R, R) R)
 //		return acc
 //	}, func(a, b uint64) uint64 { return a + b })
 //
-// combine must be associative, as for Reduce, and the same rules hold: zero
-// is the result for n <= 0 only, and each value body or combine returns is
-// passed to combine at most once. The pieces, and so the grouping, differ
-// from run to run; body is called concurrently on pieces of any length from
-// 1, and combine once per piece after the first.
+// combine must be associative for the result to be the fold in index
+// order, as for Reduce, and the same rules hold: zero is the result for
+// n <= 0 only, and each value body or combine returns is passed to combine
+// at most once. body is called once per leaf, concurrently, and combine
+// once per leaf after the first.
 func ReduceRange[R any](n int, zero R, body func(lo, hi int) R, combine func(R, R) R) R {
 	if body == nil || combine == nil {
 		panic("par.ReduceRange: body and combine must not be nil")
@@ -77,143 +73,157 @@ func ReduceRange[R any](n int, zero R, body func(lo, hi int) R, combine func(R, 
 	if n <= 0 {
 		return zero
 	}
-	var acc R
-	p := start(n, func(lo, hi int) {
-		if lo == 0 {
-			acc = body(0, hi)
-		} else {
-			acc = combine(acc, body(lo, hi))
+	leaf := leafSize(n)
+	if leaf == 1 {
+		var acc R
+		p := startTree(n, func(lo, hi int) {
+			acc = extend(acc, lo, hi, func(a, b int) R { return treeNode(a, b, body, combine) }, combine)
+		})
+		if !p.parallel() {
+			return acc
 		}
+		return reduceRest(p, acc, zero, func(a, b int) R { return treeNode(a, b, body, combine) }, combine)
+	}
+	ofLeaf := func(j, _ int) R { lo := j * leaf; return body(lo, lo+min(leaf, n-lo)) }
+	var acc R
+	p := startTree((n-1)/leaf+1, func(lo, hi int) {
+		acc = extend(acc, lo, hi, func(a, b int) R { return treeNode(a, b, ofLeaf, combine) }, combine)
 	})
 	if !p.parallel() {
 		return acc
 	}
-	return reduceRest(p, acc, body, func(acc R, lo, hi int) R { return combine(acc, body(lo, hi)) }, combine)
+	return reduceRest(p, acc, zero, func(a, b int) R {
+		return treeNode(a, b, func(j, _ int) R { lo := j * leaf; return body(lo, lo+min(leaf, n-lo)) }, combine)
+	}, combine)
 }
 
-// reduceRest folds the rest of p in parallel, acc being the fold of the
-// units its serial start ran, [0, p.done), if any: first(lo, hi) folds a piece on
-// its own, extend(acc, lo, hi) folds a piece onto the fold of what
-// precedes it.
-//
-// A worker runs its part of the range piece by piece, in order, and extends
-// one accumulator while the pieces follow each other: a run. Only when a
-// worker's next piece is not the one after its last (it stole, or a nested
-// call on it ran a piece of this one) does it start a new run, so a
-// reduction of maps merges about as many maps as there were steals, not
-// one per piece. The runs are combined in index order at the end.
-func reduceRest[R any](p plan, acc R, first func(lo, hi int) R, extend func(acc R, lo, hi int) R, combine func(R, R) R) R {
-	rs := &runs[R]{}
-	if p.done > 0 {
-		rs.list = []span[R]{{lo: 0, hi: p.done, acc: acc}}
+// maxLeafBits makes ReduceRange's leaves at most 1<<maxLeafBits: enough
+// for any pool to balance, few enough that the calls of body and combine
+// per leaf cost little beside a leaf of a cheap body.
+const maxLeafBits = 10
+
+// leafSize returns the length of ReduceRange's leaves over n > 0 indices:
+// the smallest power of two that makes them at most 1<<maxLeafBits.
+func leafSize(n int) int {
+	if k := bits.Len(uint(n-1)) - maxLeafBits; k > 0 {
+		return 1 << k
 	}
-	if !p.finish(rs.setup, func(w *forkjoin.Worker, lo, hi int) { rs.piece(w, lo, hi, first, extend) }) {
-		var zero R
-		return zero // pieces were skipped: what the runs hold is not the fold
+	return 1
+}
+
+// The reductions combine over a tree fixed by the number of units m
+// (elements or leaves): units [a, b) with b-a > 1 are the combination of
+// [a, a+p) and [a+p, b), p the largest power of two below b-a (see the
+// package doc). A subtree of 2^k units starts at a multiple of 2^k, so the
+// tree of [0, 2^k) is that of [0, 2^(k-1)) combined with that of
+// [2^(k-1), 2^k), and the serial start runs chunks that double: after each,
+// one partial result holds all that has run. The rest, [d, m) for a power
+// of two d, is a chain of subtrees [d, 2d), [2d, 4d), ... and the rest of
+// m after the last power of two, each of them a forkjoin reduction over
+// pieces of a power of two units (forkjoin.Reduce's tree is this one), all
+// run in parallel and combined in order.
+
+// extend returns acc, the result of the subtree [0, lo), extended by the
+// units [lo, hi): hi is a power of two, or all units (the chunks of
+// startTree).
+func extend[R any](acc R, lo, hi int, node func(a, b int) R, combine func(R, R) R) R {
+	if lo == 0 {
+		return node(0, hi)
 	}
-	defer rewrap() // the runs' combines run here, in the caller, off the pool
-	return rs.result(combine)
-}
-
-// runs collects the runs of a parallel reduce. Each worker owns its slot:
-// its current run. list holds the finished runs, under mu.
-type runs[R any] struct {
-	slots []runSlot[R]
-	mu    sync.Mutex
-	list  []span[R]
-}
-
-// span is a run: the fold of [lo, hi).
-type span[R any] struct {
-	lo, hi int
-	acc    R
-}
-
-type runSlot[R any] struct {
-	span[R]
-	used bool
-	_    [64]byte // keeps workers' slots off each other's cache lines
-}
-
-func (rs *runs[R]) setup(w *forkjoin.Worker) { rs.slots = make([]runSlot[R], w.Pool().Workers()) }
-
-// piece folds [lo, hi) on w: onto w's run if the run ends at lo, else as a
-// new run. The slot is emptied while user code runs: a nested call on w
-// may run a piece of this reduce meanwhile, and must not see a run in the
-// middle of its change.
-func (rs *runs[R]) piece(w *forkjoin.Worker, lo, hi int, first func(lo, hi int) R, extend func(acc R, lo, hi int) R) {
-	sl := &rs.slots[w.ID()]
-	var r span[R]
-	if sl.used && sl.hi == lo {
-		r = sl.span
-		*sl = runSlot[R]{}
-		r.acc, r.hi = extend(r.acc, lo, hi), hi
-	} else {
-		r = span[R]{lo: lo, hi: hi, acc: first(lo, hi)}
-	}
-	if sl.used { // left by a nested call, or a run ours does not follow
-		rs.mu.Lock()
-		rs.list = append(rs.list, sl.span)
-		rs.mu.Unlock()
-	}
-	sl.span, sl.used = r, true
-}
-
-// result combines every run in index order. The runs tile [0, n).
-func (rs *runs[R]) result(combine func(R, R) R) R {
-	for i := range rs.slots {
-		if rs.slots[i].used {
-			rs.list = append(rs.list, rs.slots[i].span)
+	for lo < hi {
+		b := hi
+		if hi-lo >= lo {
+			b = 2 * lo // a complete subtree as long as the first
 		}
-	}
-	slices.SortFunc(rs.list, func(a, b span[R]) int { return a.lo - b.lo })
-	acc := rs.list[0].acc
-	for _, r := range rs.list[1:] {
-		acc = combine(acc, r.acc)
+		acc = combine(acc, node(lo, b))
+		lo = b
 	}
 	return acc
 }
 
-// fold folds s onto acc: with foldFrom4 if four is set, else foldFrom.
-// The choice is a flag, not a func value, which, made from a generic
-// function, would be allocated.
-func fold[E, R any](four bool, acc R, s []E, mapf func(E) R, combine func(R, R) R) R {
-	if four {
-		return foldFrom4(acc, s, mapf, combine)
+// reduceRest returns acc, the result of [0, p.done), extended by the rest
+// of p, run on the pool; a call cut short by a cancellation panics with a
+// *forkjoin.CanceledError, or, made outside any task, returns the zero R.
+// node(a, b) computes a subtree [a, b) serially: b-a is at most the
+// largest power of two that divides a (any, for a = 0).
+func reduceRest[R any](p plan, acc R, zero R, node func(a, b int) R, combine func(R, R) R) R {
+	piece := 1 << (bits.Len(uint(max(p.grain, 1))) - 1) // a power of two units
+	// The chain of subtrees: [0, n) if nothing ran (a call from near the
+	// top of a task), else [d, 2d), [2d, 4d), ..., [2^k, n), d = p.done.
+	chain, first := 1, 0
+	if p.done > 0 {
+		chain, first = bits.Len(uint(p.n-1))-bits.Len(uint(p.done-1)), p.done
 	}
-	return foldFrom(acc, s, mapf, combine)
-}
-
-// foldFrom folds s onto acc, one element after another.
-func foldFrom[E, R any](acc R, s []E, mapf func(E) R, combine func(R, R) R) R {
-	for _, x := range s {
-		acc = combine(acc, mapf(x))
+	vals := make([]R, chain)
+	rest := func(w *forkjoin.Worker) {
+		forkjoin.For(w, 0, chain, func(w *forkjoin.Worker, k int) {
+			lo, hi := first<<k, p.n
+			if lo > 0 {
+				hi = min(2*lo, p.n)
+			}
+			if hi-lo <= piece {
+				vals[k] = node(lo, hi)
+				return
+			}
+			vals[k] = forkjoin.ReduceW(w, 0, (hi-lo-1)/piece+1, zero, func(_ *forkjoin.Worker, j int) R {
+				a := lo + j*piece
+				return node(a, a+min(piece, hi-a))
+			}, combine)
+		})
+	}
+	complete := false
+	if w := p.w; w != nil {
+		// From a task: run's work, without the closure it would take.
+		defer rewrap()
+		checkCanceled(w)
+		rest(w)
+		checkCanceled(w)
+		complete = true
+	} else {
+		run(func(w *forkjoin.Worker) {
+			rest(w)
+			complete = !w.Canceled()
+		})
+	}
+	if !complete {
+		var z R
+		return z // pieces were skipped: what ran is not the result
+	}
+	defer rewrap() // the combines run here, in the caller, off the pool
+	if p.done == 0 {
+		return vals[0]
+	}
+	for _, v := range vals {
+		acc = combine(acc, v)
 	}
 	return acc
 }
 
-// foldFrom4 is foldFrom as four folds of the four quarters of s, side by
-// side, combined in order at the end: each call waits on the one before it
-// only within its own quarter, so the processor overlaps four calls. It
-// serves result types without pointers, whose combine is likely cheap
-// beside a call; for others (maps, say), three more combines per piece
-// could cost more than they save.
-func foldFrom4[E, R any](acc R, s []E, mapf func(E) R, combine func(R, R) R) R {
-	q := len(s) / 4
-	if q < 4 {
-		return foldFrom(acc, s, mapf, combine)
+// treeNode returns the tree's result over the units [a, b), leaf(j, j+1)
+// being unit j's.
+func treeNode[R any](a, b int, leaf func(lo, hi int) R, combine func(R, R) R) R {
+	if b-a == 1 {
+		return leaf(a, b)
 	}
-	s0, s1, s2, s3 := s[:q], s[q:2*q], s[2*q:3*q], s[3*q:]
-	a0, a1, a2, a3 := acc, mapf(s1[0]), mapf(s2[0]), mapf(s3[0])
-	a0 = combine(a0, mapf(s0[0]))
-	for i := 1; i < q; i++ {
-		a0 = combine(a0, mapf(s0[i]))
-		a1 = combine(a1, mapf(s1[i]))
-		a2 = combine(a2, mapf(s2[i]))
-		a3 = combine(a3, mapf(s3[i]))
+	p := 1 << (bits.Len(uint(b-a-1)) - 1)
+	return combine(treeNode(a, a+p, leaf, combine), treeNode(a+p, b, leaf, combine))
+}
+
+// pairwise returns the tree's result over mapf of the elements of s, not
+// empty: treeNode with a leaf per element, the subtrees of four and eight
+// elements written out.
+func pairwise[E, R any](s []E, mapf func(E) R, combine func(R, R) R) R {
+	switch len(s) {
+	case 1:
+		return mapf(s[0])
+	case 4:
+		return combine(combine(mapf(s[0]), mapf(s[1])), combine(mapf(s[2]), mapf(s[3])))
+	case 8:
+		x := (*[8]E)(s)
+		return combine(
+			combine(combine(mapf(x[0]), mapf(x[1])), combine(mapf(x[2]), mapf(x[3]))),
+			combine(combine(mapf(x[4]), mapf(x[5])), combine(mapf(x[6]), mapf(x[7]))))
 	}
-	for _, x := range s3[q:] {
-		a3 = combine(a3, mapf(x))
-	}
-	return combine(combine(combine(a0, a1), a2), a3)
+	p := 1 << (bits.Len(uint(len(s)-1)) - 1)
+	return combine(pairwise(s[:p], mapf, combine), pairwise(s[p:], mapf, combine))
 }

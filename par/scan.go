@@ -1,90 +1,144 @@
 package par
 
-import "github.com/fjkit/fjkit/forkjoin"
+import (
+	"math/bits"
+
+	"github.com/fjkit/fjkit/forkjoin"
+)
 
 // Scan returns the inclusive prefix fold of s under op, as a new slice r of
-// len(s) (never nil): r[0] = s[0], r[i] = op(r[i-1], s[i]). op must be
-// associative; it is called concurrently. A parallel scan groups the
-// operations differently from the serial loop, so for an op that is not
-// associative the results differ: floating-point addition is not, and a
-// float prefix sum may differ from the serial one in its last bits.
+// len(s) (never nil): r[0] = s[0], and r[i] combines s[0], ..., s[i] in
+// order. op must be associative for r[i] to be the serial loop's
+// op(r[i-1], s[i]); it is called concurrently.
 //
-// Scan starts serially and goes parallel only when the rest of s is long
-// enough to pay for it (see the package doc). Its parallel part cuts the
-// rest of s into P+1 pieces for P workers. In the first phase, one task
-// scans piece 0 into r while P-1 others each fold one of pieces 1 to P-1 to
-// its total; the last piece waits. The totals then give each piece its
-// carry, and in the second phase P tasks scan pieces 1 to P from their
-// carries. Each phase runs P pieces on P workers, so the scan takes about
-// 2n/(P+1) calls' time instead of n (1.5 times as fast on two workers), and
-// reads s about (2P)/(P+1) times and writes r once. For a slice of a type
+// Every r[i] depends on s and op alone, never on the schedule or the
+// number of workers, through a grouping fixed by n = len(s): s is cut
+// into leaves of L elements, the last one the rest, L being the power of
+// two 2^max(0, min(⌈log₂n⌉−3, max(13, ⌈log₂n⌉−8))): 8 leaves or just under
+// while that makes them at most 8192 long, then leaves of 8192, and 256
+// leaves or just under past 2²¹ elements. The total of a leaf is its left fold, t = op(...op(x₀, x₁)..., xₖ); the
+// carry of leaf 1 is leaf 0's total, and that of leaf j+1 is op(carry of
+// leaf j, total of leaf j). In leaf 0, r[i] = op(r[i-1], s[i]); in leaf j
+// from 1 on, its first element is op(carry, s[i]) and the others
+// op(r[i-1], s[i]). A float prefix sum of up to 8 elements is the serial
+// loop's; a longer one may differ from it in its last bits, the same way
+// on every run.
+//
+// Scan starts serially, leaf by leaf, and goes parallel only when the rest
+// of s is long enough to pay for it (see the package doc). Its parallel
+// part folds the leaves in parallel to their totals, computes the carries,
+// and scans the leaves from their carries in parallel: it calls op about
+// twice per element, and a serial scan of more than one leaf does too,
+// folding and scanning each leaf in one pass. For a slice of a type
 // without pointers, r is not cleared before it is written.
 func Scan[S ~[]E, E any](s S, op func(E, E) E) S {
 	if op == nil {
 		panic("par.Scan: op is nil")
 	}
 	r := S(makeNoZero[E](len(s)))
-	p := start(len(s), func(lo, hi int) {
-		carry := s[0]
-		if lo == 0 {
-			r[0] = carry
-			lo++
-		} else {
-			carry = r[lo-1]
-		}
-		scanFrom(r[lo:hi], s[lo:hi], carry, op)
-	})
-	if p.parallel() && p.done == 0 { // a call from near the top of a task
-		r[0], p.done = s[0], 1 // the rest's carry
+	if len(s) == 0 {
+		return r
 	}
-	if p.parallel() && !scanRest(r, s, p.done, op) {
+	leaf := scanLeaf(len(s))
+	var carry E // the carry of the next leaf
+	p := start((len(s)-1)/leaf+1, func(lo, hi int) { carry = scanLeaves(r, s, lo, hi, leaf, carry, op) })
+	if p.parallel() && !scanRest(r, s, p, leaf, carry, op) {
 		clear(r) // pieces were skipped: never show memory Scan did not write
 	}
 	return r
 }
 
-// scanRest scans s[done:] into r[done:] from the carry r[done-1], done > 0,
-// in parallel, and reports whether every piece ran.
-func scanRest[E any](r, s []E, done int, op func(E, E) E) (complete bool) {
+// scanLeaf returns the length of Scan's leaves over n > 0 elements (see
+// Scan).
+func scanLeaf(n int) int {
+	k := bits.Len(uint(n - 1)) // ⌈log₂n⌉
+	return 1 << max(0, min(k-3, max(13, k-8)))
+}
+
+// scanLeaves scans leaves [lo, hi) of s into r from carry, the carry of
+// leaf lo (unused for leaf 0), and returns the carry of leaf hi.
+func scanLeaves[E any](r, s []E, lo, hi, leaf int, carry E, op func(E, E) E) E {
+	for j := lo; j < hi; j++ {
+		a := j * leaf
+		b := a + min(leaf, len(s)-a)
+		switch {
+		case leaf == 1: // its total is s[a], and op(carry, s[a]) both r[a] and the next carry
+			r[a] = s[a]
+			if j > 0 {
+				r[a] = op(carry, s[a])
+			}
+			carry = r[a]
+		case j == 0:
+			r[0] = s[0]
+			scanFrom(r[1:b], s[1:b], s[0], op)
+			carry = r[b-1]
+		case b == len(s): // the last leaf: no carry after it
+			scanFrom(r[a:b], s[a:b], carry, op)
+		default:
+			carry = op(carry, scanFold(r[a:b], s[a:b], carry, op))
+		}
+	}
+	return carry
+}
+
+// scanRest scans leaves [p.done, p.n) of s into r in parallel, carry being
+// the carry of leaf p.done, and reports whether every piece ran.
+func scanRest[E any](r, s []E, p plan, leaf int, carry E, op func(E, E) E) (complete bool) {
+	rest := func(w *forkjoin.Worker) {
+		d := p.done
+		if d == 0 { // a call from near the top of a task: leaf 0 has no carry
+			carry, d = scanLeaves(r, s, 0, 1, leaf, carry, op), 1
+		}
+		// carries[j-d] is first leaf j's total, then its carry.
+		carries := make([]E, p.n-d)
+		forkjoin.ForRange(w, d, p.n-1, 0, func(_ *forkjoin.Worker, lo, hi int) {
+			for j := lo; j < hi; j++ {
+				a := j * leaf
+				carries[j-d] = foldOp(s[a], s[a+1:a+leaf], op) // not the last leaf: a whole one
+			}
+		})
+		for j, t := range carries {
+			carries[j] = carry
+			if j < len(carries)-1 {
+				carry = op(carry, t)
+			}
+		}
+		forkjoin.ForRange(w, d, p.n, 0, func(_ *forkjoin.Worker, lo, hi int) {
+			for j := lo; j < hi; j++ {
+				a := j * leaf
+				b := a + min(leaf, len(s)-a)
+				scanFrom(r[a:b], s[a:b], carries[j-d], op)
+			}
+		})
+	}
+	if w := p.w; w != nil {
+		defer rewrap()
+		checkCanceled(w)
+		rest(w)
+		checkCanceled(w)
+		return true
+	}
 	run(func(w *forkjoin.Worker) {
-		k := min(w.Pool().Workers()+1, len(s)-done)
-		if k < 2 { // one element left
-			scanFrom(r[done:], s[done:], r[done-1], op)
-			complete = true
-			return
-		}
-		bounds := func(c int) (lo, hi int) { // piece c of k; c*m cannot overflow
-			m := len(s) - done
-			return done + c*m/k, done + (c+1)*m/k
-		}
-		// carry[c] is the fold of everything before piece c. Phase one
-		// leaves the fold of piece c-1 in carry[c] for c from 2; the
-		// loop between the phases turns the folds into carries.
-		carry := make([]E, k)
-		forkjoin.ForRange(w, 0, k-1, 1, func(_ *forkjoin.Worker, a, b int) {
-			for c := a; c < b; c++ {
-				lo, hi := bounds(c)
-				if c == 0 {
-					scanFrom(r[lo:hi], s[lo:hi], r[lo-1], op)
-					continue
-				}
-				carry[c+1] = foldOp(s[lo], s[lo+1:hi], op)
-			}
-		})
-		_, hi0 := bounds(0)
-		carry[1] = r[hi0-1]
-		for c := 2; c < k; c++ {
-			carry[c] = op(carry[c-1], carry[c])
-		}
-		forkjoin.ForRange(w, 1, k, 1, func(_ *forkjoin.Worker, a, b int) {
-			for c := a; c < b; c++ {
-				lo, hi := bounds(c)
-				scanFrom(r[lo:hi], s[lo:hi], carry[c], op)
-			}
-		})
+		rest(w)
 		complete = !w.Canceled()
 	})
 	return complete
+}
+
+// scanFold writes r[i] = op(...op(carry, s[0])..., s[i]), len(r) >=
+// len(s) > 0, and returns the left fold of s alone, in one pass: the two
+// folds do not wait on each other.
+func scanFold[E any](r, s []E, carry E, op func(E, E) E) E {
+	r = r[:len(s)]
+	acc, tot := op(carry, s[0]), s[0]
+	r[0] = acc
+	for i := 1; i < len(s); i++ {
+		x := s[i]
+		acc = op(acc, x)
+		tot = op(tot, x)
+		r[i] = acc
+	}
+	return tot
 }
 
 // scanFrom writes r[i] = op(...op(carry, s[0])..., s[i]); len(r) >= len(s).
