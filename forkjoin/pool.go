@@ -16,6 +16,7 @@ type Pool struct {
 	all     atomic.Pointer[[]*Worker]
 	size    int
 	spares  spareSet
+	mon     monitor
 	mode    Mode
 	steal   StealPolicy
 
@@ -72,6 +73,7 @@ func New(opts ...Option) *Pool {
 	for _, w := range p.workers {
 		go w.loop(true)
 	}
+	p.startMonitor()
 	return p
 }
 
@@ -130,6 +132,7 @@ func (p *Pool) shutDown() {
 		p.closed = true
 		p.mu.Unlock()
 		p.active.Wait()
+		p.stopMonitor()
 		p.shutdown.Store(true)
 		p.sleep.wakeAll()
 		p.wakeSpares()

@@ -30,7 +30,7 @@ func treeNodes(branch, depth int) int64 {
 // goTree spawns, with g.Go, a function per node of a tree: each function
 // spawns its children from inside itself.
 func goTree(g *par.Group, branch, depth int, count *atomic.Int64) {
-	g.Go(func(context.Context) error {
+	g.Go(func() error {
 		count.Add(1)
 		if depth > 0 {
 			for range branch {
@@ -48,7 +48,7 @@ func waitTree(branch, depth int, count *atomic.Int64) error {
 	var g par.Group
 	if depth > 0 {
 		for range branch {
-			g.Go(func(context.Context) error { return waitTree(branch, depth-1, count) })
+			g.Go(func() error { return waitTree(branch, depth-1, count) })
 		}
 	}
 	return g.Wait()
@@ -61,7 +61,8 @@ func waitTree(branch, depth int, count *atomic.Int64) error {
 func noLeaks(t *testing.T) func() {
 	before := goleak.IgnoreCurrent()
 	return func() {
-		goleak.VerifyNone(t, before, goleak.IgnoreAnyFunction("github.com/fjkit/fjkit/forkjoin.(*Worker).loop"))
+		goleak.VerifyNone(t, before, goleak.IgnoreAnyFunction("github.com/fjkit/fjkit/forkjoin.(*Worker).loop"),
+			goleak.IgnoreAnyFunction("github.com/fjkit/fjkit/forkjoin.(*Pool).monitorLoop"))
 	}
 }
 
@@ -123,7 +124,7 @@ func TestGroupRecursionManyWorkers(t *testing.T) {
 	p := newPool(t, 4)
 	const branch, depth = 2, 14
 	var count atomic.Int64
-	used := make([]atomic.Bool, 4)
+	used := make([]atomic.Bool, 4+forkjoin.MaxSpares) // spares, if the pool lends any, have IDs from 4 on
 	forkjoin.Run(p, func(*forkjoin.Worker) {
 		var g par.Group
 		g.Go(binaryTree(&g, depth, func() {
@@ -146,8 +147,8 @@ func TestGroupRecursionManyWorkers(t *testing.T) {
 // binaryTree returns the function of the root of a binary tree of the given
 // depth, for g: each node's function calls visit (if not nil), then spawns
 // its two children with g.Go.
-func binaryTree(g *par.Group, depth int, visit func()) func(context.Context) error {
-	return func(context.Context) error {
+func binaryTree(g *par.Group, depth int, visit func()) func() error {
+	return func() error {
 		if visit != nil {
 			visit()
 		}
@@ -172,7 +173,7 @@ func countTrue(bs []atomic.Bool) int {
 
 // TestGroupFirstErrorCancels fails one function deep in a tree: Wait
 // returns its error, the context is canceled with it as the cause, and
-// functions spawned after the failure do not start.
+// functions that check the context after the failure stop the tree.
 func TestGroupFirstErrorCancels(t *testing.T) {
 	errBad := errors.New("bad node")
 	for _, where := range []string{"outside", "task"} {
@@ -180,9 +181,12 @@ func TestGroupFirstErrorCancels(t *testing.T) {
 		var failed atomic.Bool
 		run := func() {
 			g, ctx := par.WithContext(context.Background())
-			var node func(depth int) func(context.Context) error
-			node = func(depth int) func(context.Context) error {
-				return func(ctx context.Context) error {
+			var node func(depth int) func() error
+			node = func(depth int) func() error {
+				return func() error {
+					if ctx.Err() != nil {
+						return nil // as errgroup's functions do: the group runs every function given to Go
+					}
 					if failed.Load() {
 						after.Add(1)
 					}
@@ -226,9 +230,9 @@ func TestGroupBlockedFunctionWakes(t *testing.T) {
 	p := newPool(t, 2)
 	for _, where := range []string{"outside", "task"} {
 		run := func() {
-			g, _ := par.WithContext(context.Background())
-			g.Go(func(ctx context.Context) error { <-ctx.Done(); return ctx.Err() })
-			g.Go(func(context.Context) error { time.Sleep(time.Millisecond); return errBad })
+			g, ctx := par.WithContext(context.Background())
+			g.Go(func() error { <-ctx.Done(); return ctx.Err() })
+			g.Go(func() error { time.Sleep(time.Millisecond); return errBad })
 			if err := g.Wait(); !errors.Is(err, errBad) {
 				t.Errorf("%s: Wait = %v, want %v", where, err, errBad)
 			}
@@ -258,7 +262,7 @@ func TestGroupPanic(t *testing.T) {
 	}()
 	var g par.Group
 	for i := range 100 {
-		g.Go(func(context.Context) error {
+		g.Go(func() error {
 			running.Add(1)
 			defer running.Add(-1)
 			spin(100000)
@@ -272,7 +276,8 @@ func TestGroupPanic(t *testing.T) {
 }
 
 // TestGroupParentCanceled cancels the parent context before the functions
-// start: none runs, and Wait returns the context's error.
+// start: as errgroup's, every function runs, sees the context done, and
+// Wait returns their error.
 func TestGroupParentCanceled(t *testing.T) {
 	for _, where := range []string{"outside", "task"} {
 		ctx, cancel := context.WithCancel(context.Background())
@@ -280,9 +285,9 @@ func TestGroupParentCanceled(t *testing.T) {
 		var ran atomic.Int64
 		var err error
 		run := func() {
-			g, _ := par.WithContext(ctx)
+			g, gctx := par.WithContext(ctx)
 			for range 10 {
-				g.Go(func(context.Context) error { ran.Add(1); return nil })
+				g.Go(func() error { ran.Add(1); return gctx.Err() })
 			}
 			err = g.Wait()
 		}
@@ -291,8 +296,8 @@ func TestGroupParentCanceled(t *testing.T) {
 		} else {
 			run()
 		}
-		if ran.Load() != 0 || !errors.Is(err, context.Canceled) {
-			t.Errorf("%s: %d functions ran and Wait = %v; want none and context.Canceled", where, ran.Load(), err)
+		if ran.Load() != 10 || !errors.Is(err, context.Canceled) {
+			t.Errorf("%s: %d functions ran and Wait = %v; want 10 and context.Canceled", where, ran.Load(), err)
 		}
 	}
 }
@@ -301,7 +306,7 @@ func TestGroupParentCanceled(t *testing.T) {
 // functions: a clear panic instead of a deadlock.
 func TestGroupWaitInsideItselfPanics(t *testing.T) {
 	var g par.Group
-	g.Go(func(context.Context) error {
+	g.Go(func() error {
 		g.Wait()
 		return nil
 	})
@@ -321,7 +326,7 @@ func TestGroupZeroValueReused(t *testing.T) {
 	var n atomic.Int64
 	for range 2 {
 		for range 50 {
-			g.Go(func(context.Context) error { n.Add(1); return nil })
+			g.Go(func() error { n.Add(1); return nil })
 		}
 		if err := g.Wait(); err != nil {
 			t.Fatal(err)

@@ -142,7 +142,17 @@ func (rs *runs[R]) setup(w *forkjoin.Worker) { rs.slots = make([]runSlot[R], w.P
 // may run a piece of this reduce meanwhile, and must not see a run in the
 // middle of its change.
 func (rs *runs[R]) piece(w *forkjoin.Worker, lo, hi int, first func(lo, hi int) R, extend func(acc R, lo, hi int) R) {
-	sl := &rs.slots[w.ID()]
+	id := w.ID()
+	if id >= len(rs.slots) {
+		// A spare the pool lent while workers are blocked: no slot of
+		// its own, so its piece is a run of its own.
+		r := span[R]{lo: lo, hi: hi, acc: first(lo, hi)}
+		rs.mu.Lock()
+		rs.list = append(rs.list, r)
+		rs.mu.Unlock()
+		return
+	}
+	sl := &rs.slots[id]
 	var r span[R]
 	if sl.used && sl.hi == lo {
 		r = sl.span
