@@ -91,7 +91,7 @@ type monitor struct {
 	last     []uint64  // each live worker's progress at the last sample
 	still    []int     // each live worker's samples in a row without progress
 	sampled  time.Duration
-	parked   []uint8   // sample's scratch
+	parked   []uint8 // sample's scratch
 	starved  time.Duration
 	sched    [3]metrics.Sample
 	readCPUs func() bool // tests: instead of cpuIdle's reading
