@@ -86,6 +86,8 @@ func Blocking(w *Worker, fn func()) {
 	if w.promoteAt < w.nframes {
 		w.promoteAll()
 	}
+	w.blocking.Store(true) // the monitor leaves w to its spare
+	defer w.blocking.Store(false)
 	if s := w.pool.activateSpare(); s != nil {
 		defer w.pool.retireSpare(s)
 	}
@@ -151,6 +153,7 @@ func (w *Worker) rest() bool {
 		activated := !w.dormant // else the token was retireSpare's, stale
 		sp.mu.Unlock()
 		if activated {
+			w.madeProgress()
 			return true
 		}
 	}

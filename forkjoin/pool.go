@@ -18,6 +18,7 @@ type Pool struct {
 	all     atomic.Pointer[[]*Worker]
 	size    int
 	spares  spareSet
+	mon     monitor
 	mode    Mode
 	steal   StealPolicy
 
@@ -74,6 +75,7 @@ func New(opts ...Option) *Pool {
 	for _, w := range p.workers {
 		go w.loop(true)
 	}
+	p.startMonitor()
 	return p
 }
 
@@ -132,6 +134,7 @@ func (p *Pool) shutDown() {
 		p.closed = true
 		p.mu.Unlock()
 		p.active.Wait()
+		p.stopMonitor()
 		p.shutdown.Store(true)
 		p.sleep.wakeAll()
 		p.wakeSpares()

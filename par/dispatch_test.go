@@ -22,7 +22,7 @@ import (
 func TestParRunsOnTheCallersPool(t *testing.T) {
 	p := newPool(t, 3)
 	var wrong, bodies atomic.Int64
-	used := make([]atomic.Bool, 3)
+	used := make([]atomic.Bool, 3+forkjoin.MaxSpares) // spares, if the pool lends any, have IDs from 3 on
 	onP := func() {
 		bodies.Add(1)
 		if w := forkjoin.Current(); w == nil || w.Pool() != p {

@@ -55,7 +55,7 @@ func TestForEachEveryElementOnce(t *testing.T) {
 // while one goroutine pulls.
 func TestForEachSpreads(t *testing.T) {
 	p := newPool(t, 3)
-	used := make([]atomic.Bool, 3)
+	used := make([]atomic.Bool, 3+forkjoin.MaxSpares) // spares, if the pool lends any, have IDs from 3 on
 	forkjoin.Run(p, func(*forkjoin.Worker) {
 		par.ForEach(slices.Values(make([]int, 64)), func(int) {
 			used[forkjoin.Current().ID()].Store(true)
