@@ -137,11 +137,13 @@ func (t *Tasks) run(w *Worker, fn func(*Worker)) *PanicError {
 	return pe
 }
 
-// Within reports whether w, the calling task's worker, runs one of t's
-// tasks: the calling task is one of them, or runs inside one (a par call
-// in it, say). Wait there would wait for itself.
+// Within reports whether the task running on w, the calling task's
+// worker, is one of t's, or runs inside one with no task of another set
+// between (a par call in it, say): Wait there would wait for itself. It
+// looks at the innermost set only, so that the check costs the same at
+// any depth of a recursion with a set per level.
 func (t *Tasks) Within(w *Worker) bool {
-	return w != nil && slices.Contains(w.inTasks, t)
+	return w != nil && len(w.inTasks) > 0 && w.inTasks[len(w.inTasks)-1] == t
 }
 
 // record keeps pe, if it is the first panic of the set's tasks.

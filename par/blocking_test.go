@@ -189,7 +189,15 @@ func TestLockAcrossNestedParCall(t *testing.T) {
 						})
 					}
 					time.Sleep(10 * time.Millisecond)
-					par.ForEach(slices.Values(make([]int, 8)), func(int) { nested.Add(1) })
+					// The nested par call: a Group, parallel on any pool
+					// (a ForEach on a one-worker pool stays serial).
+					var g par.Group
+					for range 8 {
+						g.Go(func() error { nested.Add(1); return nil })
+					}
+					if err := g.Wait(); err != nil {
+						t.Error(err)
+					}
 					mu.Unlock()
 				})
 				others.Wait()

@@ -9,6 +9,7 @@ import (
 	"math"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/fjkit/fjkit/forkjoin"
 	"github.com/fjkit/fjkit/par"
@@ -357,4 +358,24 @@ func Example_cancellation() {
 	})
 	fmt.Println(err)
 	// Output: context canceled
+}
+
+// SetLimit bounds how many functions run at once; Go blocks until a slot
+// frees, and TryGo starts a function only if one is free.
+func ExampleGroup_SetLimit() {
+	var g par.Group
+	g.SetLimit(2)
+	var active, most atomic.Int64
+	for range 10 {
+		g.Go(func() error {
+			n := active.Add(1)
+			for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+			}
+			time.Sleep(time.Millisecond)
+			active.Add(-1)
+			return nil
+		})
+	}
+	fmt.Println(g.Wait(), most.Load() <= 2)
+	// Output: <nil> true
 }
