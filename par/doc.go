@@ -89,8 +89,10 @@
 //	}
 //
 // This is forkjoin.Reduce's tree; a float sum by Reduce is the pairwise
-// sum. A worker keeps about log₂ m partial results as it goes, and the
-// serial start one. Scan's grouping, leaves folded to totals and scanned
+// sum. The extra memory is a few times log₂ m partial results: the serial
+// start keeps one, a worker one per level of the tree it is in, and the
+// parallel rest one per power of two between what the serial start ran and
+// m. Scan's grouping, leaves folded to totals and scanned
 // from carries, is in its doc. A combine that is associative gives the
 // serial fold's result, grouped differently; one that is not (float
 // addition) gives the same result on every run.
