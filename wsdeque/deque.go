@@ -13,7 +13,7 @@ const minCapacity = 32
 // Every removal takes each pushed value exactly once: a value returned by Pop
 // is never returned by Steal or StealHalf and the other way round.
 //
-// Pop clears the slot it takes, except when it takes the last value while a
+// Pop clears the slot it takes, except when it takes the last value: then a
 // thief may be reading that slot at the same moment. Thieves do not clear the
 // slots they take, for the same reason. So the ring may keep values that
 // thieves took (and one the owner popped) reachable until their slots are
@@ -246,19 +246,7 @@ func (d *Deque[T]) Pop() (T, bool) {
 	if !won {
 		return zero, false
 	}
-	d.clearTaken(r, t)
 	return v, true
-}
-
-// clearTaken clears slot t of r, whose value the owner has just taken with
-// its CAS on top, unless a thief is in flight: one that loaded top before
-// the CAS may be reading the slot. A thief that comes later loads top above
-// t. Owner only.
-func (d *Deque[T]) clearTaken(r *ring[T], t int64) {
-	if d.inflight.Load() == 0 {
-		var zero T
-		r.buf[t&r.mask] = zero
-	}
 }
 
 // popLocal is Pop when the newest value, at index next-1 >= pub, is
@@ -294,13 +282,12 @@ func (d *Deque[T]) popLast(next int64) (T, bool) {
 	if !won {
 		return zero, false
 	}
-	d.clearTaken(r, t)
 	return v, true
 }
 
-// Scrub clears the slots of the values thieves took, and of a last value
-// Pop took while a thief was in flight, so that the ring keeps nothing
-// reachable that it does not hold any more. It does nothing, and reports
+// Scrub clears the slots of the values thieves took, and of the last value
+// each time Pop emptied the deque, so that the ring keeps nothing reachable
+// that it does not hold any more. It does nothing, and reports
 // false, while a thief is between its load of top and its read of a slot
 // (one that loaded top before Scrub's load may be reading any of those
 // slots); the caller may try again later. Its cost is one pass over the
