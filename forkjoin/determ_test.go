@@ -69,7 +69,7 @@ func TestReduceDeterministic(t *testing.T) {
 					at := func(i int) float64 { return xs[i] }
 					atW := func(_ *forkjoin.Worker, i int) float64 { return xs[i] }
 					k := runs
-					if n > 100_000 {
+					if n > 100_000 || raceEnabled && n > 5000 {
 						k = 3
 					}
 					for run := range k {
@@ -84,7 +84,7 @@ func TestReduceDeterministic(t *testing.T) {
 								mode, workers, c.name, n, run, got, gotW, shifted, want)
 						}
 					}
-					if n <= 4097 {
+					if n <= 100 || n <= 4097 && !raceEnabled {
 						// Deep in a recursion of joins, with a reduction per leaf.
 						got := forkjoin.Invoke(p, func(w *forkjoin.Worker) bool { return deepReduce(w, 10, xs, c.zero, c.combine, want) })
 						if !got {
