@@ -111,3 +111,19 @@ func ExampleDeque_PushLocal() {
 	// before Publish: 0 4 false
 	// after Publish: 3 0 0
 }
+
+// Scrub lets go of values thieves took: the ring keeps them until their
+// slots are written again, which for large values, or pointers to them,
+// delays their collection. An owner that goes idle scrubs its deque.
+func ExampleDeque_Scrub() {
+	var d wsdeque.Deque[*[1 << 16]byte]
+	d.Push(new([1 << 16]byte))
+	if v, ok := d.Steal(); ok { // a thief's, on another goroutine in real use
+		fmt.Println("stole", len(v), "bytes")
+	}
+	// Nothing is left to do: clear the slot the stolen value still fills.
+	fmt.Println("scrubbed:", d.Scrub())
+	// Output:
+	// stole 65536 bytes
+	// scrubbed: true
+}
