@@ -33,8 +33,9 @@ const (
 // NaNs first for floats, and like it not stable. Integer and float element
 // types (named ones too) are radix sorted by their bits, in parallel; other
 // ordered types (strings) by a parallel pattern-defeating quicksort. The
-// radix sort needs a scratch buffer of len(s) elements; it reuses one an
-// earlier call left, if the collector has not taken it back.
+// radix sort needs a scratch buffer of len(s) elements, and from half a
+// million elements a buffer of 512 KiB per worker besides; it reuses those
+// an earlier call left, if the collector has not taken them back.
 func Sort[S ~[]E, E cmp.Ordered](s S) {
 	entered()
 	n := len(s)

@@ -84,13 +84,14 @@ func groupsOf(rs []Result) [][]int {
 func groupTable(rs []Result, g []int, cores int) Table {
 	sp := speedups(rs)
 	first := &rs[g[0]]
-	hasSerial, hasCounters := false, false
+	hasSerial, hasCounters, hasCopy := false, false, false
 	serialName := ""
 	for _, i := range g {
 		if isSerial(rs[i].Scheduler) {
 			hasSerial, serialName = true, rs[i].Scheduler
 		}
 		hasCounters = hasCounters || len(rs[i].Counters) > 0
+		hasCopy = hasCopy || rs[i].Copy > 0
 	}
 	rate := first.Unit + "/s"
 	t := Table{Title: first.group() + " (time: median of the runs)",
@@ -104,6 +105,10 @@ func groupTable(rs []Result, g []int, cores int) Table {
 	if hasSerial {
 		t.Header = append(t.Header, "vs serial")
 		legend = append(legend, "vs serial is "+serialName+"'s time divided by this row's (above 1, faster than the serial code);")
+	}
+	if hasCopy {
+		t.Header = append(t.Header, "× copy")
+		legend = append(legend, "× copy is this row's time divided by a parallel copy of the same data at the same workers, measured in the same run (how many memory passes the sort costs);")
 	}
 	if hasCounters {
 		t.Header = append(t.Header, "steals", "lock waits")
@@ -135,6 +140,9 @@ func groupTable(rs []Result, g []int, cores int) Table {
 		row := []string{r.Scheduler, doc, workersCell(r.Workers, cores), fmtDuration(sum.Median), fmtSpread(sum.spread()), fmtSI(r.rate()), self}
 		if hasSerial {
 			row = append(row, ratioCell(sp[i].Serial, at(sp[i].serialBase), r, cores))
+		}
+		if hasCopy {
+			row = append(row, fmtRatio(sum.Median/float64(r.Copy.Nanoseconds())))
 		}
 		if hasCounters {
 			s, ok := r.counter(steals)

@@ -33,6 +33,10 @@ type Result struct {
 	// after the result's runs (usableCores), over every round; 0 where it
 	// was not measured.
 	Usable float64
+	// Copy is the median time of a parallel copy of the scenario's data at
+	// Workers (1 for serial code), measured in the same run; 0 where the
+	// scenario does not measure it. Tables then show the time as a multiple.
+	Copy time.Duration
 }
 
 // group names the table a result belongs in: results with the same scenario

@@ -134,5 +134,6 @@ func runSort(cfg *config, b *bench) (Section, error) {
 		mergeSortFork(f, work, buf, cutoff)
 		return sortChecksum(work)
 	}))
+	addCopyTimes(b, &sec, n)
 	return sec, b.err
 }

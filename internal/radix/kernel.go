@@ -1,6 +1,8 @@
 package radix
 
 import (
+	"math/bits"
+	"sync"
 	"unsafe"
 
 	"github.com/fjkit/fjkit/forkjoin"
@@ -8,14 +10,14 @@ import (
 
 // Digit widths. An MSD level scatters its whole input, which is larger
 // than the caches, to one place per bucket: 8 bits (256 places, whose
-// lines the L1 keeps) unless another digit of at most msdMaxBits leaves
-// the buckets' remaining bits a whole number of LSD digits (msdWidth). An
-// LSD pass works on a bucket held in L2 and takes 11 bits at a time: its
-// 2048 places miss the L1, so each pass costs a little more than an 8-bit
-// one, but a 64-bit key needs 5 passes below a 9-bit MSD level instead of 7
-// below an 8-bit one, and 11 bits sorted 10^7 keys fastest of 8 to 11
-// (the radix sort of 10^7 is one MSD level and then LSD passes, see
-// sortBelow; docs/benchmarks.md, "Measurements behind the code").
+// lines the L1 keeps) unless another digit of at most msdMaxBits makes
+// buckets of the size lsd finishes and leaves whole LSD digits below it
+// (msdWidth). An LSD pass works on a bucket held in L2 and takes 11 bits
+// at a time: its 2048 places miss the L1, so a pass costs a little more
+// than an 8-bit one, but two of them sort by 22 bits, which leaves few
+// keys of a bucket of L2 size in one group (see lsd). The radix sort of
+// 10^7 keys is one MSD level, and then two LSD passes in each bucket and
+// a check of the groups they leave.
 const (
 	msdBits    = 8
 	msdMaxBits = 10
@@ -37,6 +39,11 @@ type sorter[E integer, K unsigned] struct {
 	// the same names, except in tests, which shrink them to reach the wide
 	// MSD levels (msdWidth) with small inputs.
 	lsdMin, lsdMax int
+	// tmp says that lsd may take a buffer of lsdMax words from tmpPool:
+	// the sort is at least tmpMin long (the constant, except in tests),
+	// long enough that one buffer per worker costs little.
+	tmp    bool
+	tmpMin int
 }
 
 func (r *sorter[E, K]) key(x E) K { return K(x) ^ r.flip }
@@ -87,7 +94,7 @@ func (r *sorter[E, K]) scan(w *forkjoin.Worker, s []E) (K, bool) {
 // (back into x when the result belongs there). A digit on which all of x
 // agrees costs its histogram and no scatter. Buckets of L2 size are
 // finished by lsd. On random 64-bit keys, 10^7 of them take one level of 9
-// bits, into 512 buckets of about 20 000, and then 5 LSD passes in each;
+// bits, into 512 buckets of about 20 000, and then 2 LSD passes in each;
 // 10^6 take two levels of 8 bits, down to buckets of about 15 sorted by
 // insertion.
 func (r *sorter[E, K]) sortBelow(w *forkjoin.Worker, x, y []E, below int, toY bool) {
@@ -102,7 +109,7 @@ func (r *sorter[E, K]) sortBelow(w *forkjoin.Worker, x, y []E, below int, toY bo
 			return
 		}
 		if len(x) > r.lsdMin && len(x) <= r.lsdMax {
-			r.lsd(x, y, below, toY)
+			r.lsd(w, x, y, below, toY)
 			return
 		}
 		width := r.msdWidth(len(x), below)
@@ -143,7 +150,99 @@ func (r *sorter[E, K]) msdWidth(n, below int) int {
 	return min(msdBits, below)
 }
 
-// lsd sorts x by the bits below `below` with least-significant-digit
+// lsd sorts x by the bits below `below` with two least-significant-digit
+// passes over the top 2*lsdBits bits in which the keys differ, then
+// finishes each group of keys equal in those bits by the bits below them.
+//
+// One read first finds the bits in which the keys differ (so that keys
+// equal above some bit cost no pass for it); keys that differ in at most
+// 2*lsdBits bits go to lsdAll. Then one read counts the two digits'
+// histograms, and a digit on which all of x agrees is skipped. On
+// the buckets this finishes, of about 2^13 to 2^16 keys, 22 bits leave few
+// keys sharing their prefix when the keys are spread out: most groups have
+// one element, and finding them is one more read, where a full LSD sort of
+// 64-bit keys would take three more passes. Keys that share their top bits
+// make larger groups, which sortBelow finishes by the bits left, as the
+// buckets of a further MSD level: the two passes did that level's work.
+func (r *sorter[E, K]) lsd(w *forkjoin.Worker, x, y []E, below int, toY bool) {
+	n := len(x)
+	first := K(x[0])
+	if below > 2*lsdBits {
+		var diff K
+		for _, v := range x {
+			diff |= K(v) ^ first
+		}
+		below = min(below, bits.Len64(uint64(diff)))
+	}
+	if below <= 2*lsdBits {
+		r.lsdAll(x, y, below, toY)
+		return
+	}
+	flip := r.flip // a local: r.flip would be reloaded after every store
+	// The digits: hi is bits [hiShift, below), lo [loShift, hiShift).
+	hiShift := below - lsdBits
+	loShift := hiShift - lsdBits
+	var hist [2][lsdRadix]uint32
+	for _, v := range x {
+		k := uint64(K(v) ^ flip)
+		hist[0][k>>(loShift&63)&(lsdRadix-1)]++
+		hist[1][k>>(hiShift&63)&(lsdRadix-1)]++
+	}
+	k0 := uint64(first ^ flip)
+	var digit [2]int // the digits that vary, low one first
+	np := 0
+	for j, sh := range [2]int{loShift, hiShift} {
+		if int(hist[j][k0>>(sh&63)&(lsdRadix-1)]) != n {
+			digit[np] = j
+			np++
+		}
+	}
+	// The result goes to dst, and the other slice is the groups' scratch.
+	// In a long sort, the first of two passes writes to tmp, a buffer of
+	// the worker's that stays in cache from one bucket to the next, rather
+	// than to the other slice: that slice's lines would come from memory
+	// and go back to it, where x's (read already) and tmp's need not.
+	dst, other := x, y[:n]
+	if toY {
+		dst, other = other, dst
+	}
+	var tmp []E
+	if r.tmp {
+		t, _ := tmpPool.Get().(*[lsdMax]uint64)
+		if t == nil {
+			t = new([lsdMax]uint64)
+		}
+		defer tmpPool.Put(t)
+		tmp = unsafe.Slice((*E)(unsafe.Pointer(t)), n) // n <= r.lsdMax <= lsdMax
+	}
+	src := x
+	for p := range np {
+		var out []E
+		switch {
+		case tmp == nil: // between x and y
+			out = y[:n]
+			if &src[0] != &x[0] {
+				out = x
+			}
+		case p == 0 && (np == 2 || &dst[0] == &x[0]):
+			out = tmp
+		default:
+			out = dst
+		}
+		if digit[p] == 0 {
+			lsdPass(src, out, &hist[0], flip, loShift)
+		} else {
+			lsdPass(src, out, &hist[1], flip, hiShift)
+		}
+		src = out
+	}
+	if &src[0] != &dst[0] {
+		copy(dst, src)
+	}
+	r.groups(w, dst, other, loShift)
+}
+
+// lsdAll sorts x by the bits below `below` with least-significant-digit
 // passes: one stable counting pass per digit of lsdBits that varies, from
 // the least significant up, each moving every element between x and y.
 // Digits sit at fixed places (bits 0-10, 11-21, ...); the top one may reach
@@ -152,11 +251,10 @@ func (r *sorter[E, K]) msdWidth(n, below int) int {
 // multiset of keys, so the counts of a later digit do not change), which
 // also shows the digits on which all of x agrees: those are skipped.
 //
-// For buckets of L2 size with many bits left this beats more MSD levels,
-// whose histograms multiply with the buckets; on fewer elements, the other
-// way round, and this mix beat both at 10^3, 10^5 and 10^7 keys
-// (docs/benchmarks.md, "Measurements behind the code").
-func (r *sorter[E, K]) lsd(x, y []E, below int, toY bool) {
+// lsd uses it for keys that differ in at most two digits' bits, which it
+// sorts as well as lsd's own passes would and faster (as measured on
+// 32-bit keys below a 10-bit MSD level).
+func (r *sorter[E, K]) lsdAll(x, y []E, below int, toY bool) {
 	flip := r.flip // a local: r.flip would be reloaded after every store
 	var hist [lsdDigits][lsdRadix]uint32
 	countDigits(x, flip, &hist)
@@ -219,6 +317,47 @@ func countDigits[E integer, K unsigned](x []E, flip K, hist *[lsdDigits][lsdRadi
 			hist[0][k&m]++
 			hist[1][k>>lsdBits&m]++
 		}
+	}
+}
+
+// tmpPool keeps lsd's buffers: one per worker busy with a bucket of a
+// long sort (sorter.tmp).
+var tmpPool = sync.Pool{New: func() any { return new([lsdMax]uint64) }}
+
+// lsdPass moves src to out, stably, by the digit (k >> sh) & m of the keys
+// k, whose counts are hist. It is a function of its own so that the
+// compiler keeps its loop's values in registers.
+func lsdPass[E integer, K unsigned](src, out []E, hist *[lsdRadix]uint32, flip K, sh int) {
+	var off [lsdRadix]uint32
+	var sum uint32
+	for b, c := range hist {
+		off[b], sum = sum, sum+c
+	}
+	out = out[:len(src)]
+	for _, v := range src {
+		b := uint64(K(v)^flip) >> (sh & 63) & (lsdRadix - 1)
+		out[off[b]] = v
+		off[b]++
+	}
+}
+
+// groups sorts each run of x whose keys agree above bit `below` by the
+// bits below it, in place; y is scratch of the same length. Comparing each
+// key with the one before it, rather than with the run's first, keeps the
+// loop free of a carried value: on spread keys nearly every comparison
+// differs, and the loop costs about one load per element.
+func (r *sorter[E, K]) groups(w *forkjoin.Worker, x, y []E, below int) {
+	flip := r.flip
+	for i := 1; i < len(x); i++ {
+		p := uint64(K(x[i-1])^flip) >> (below & 63)
+		if uint64(K(x[i])^flip)>>(below&63) != p {
+			continue
+		}
+		a := i - 1
+		for i+1 < len(x) && uint64(K(x[i+1])^flip)>>(below&63) == p {
+			i++
+		}
+		r.sortBelow(w, x[a:i+1], y[a:i+1], below, false)
 	}
 }
 

@@ -30,7 +30,9 @@ func Sortable[E cmp.Ordered]() bool {
 // reports false, leaving s alone, if E is not Sortable. With w nil it runs
 // serially on the calling goroutine; otherwise its passes and buckets run as
 // tasks of w's pool. It needs a scratch buffer of len(s) elements, which it
-// takes from the buffers earlier calls left (see scratchPool) or allocates.
+// takes from the buffers earlier calls left (see scratchPool) or allocates,
+// and from tmpMin elements one of lsdMax words per worker sorting a bucket
+// (tmpPool).
 func Sort[E cmp.Ordered](w *forkjoin.Worker, s []E) bool {
 	if len(s) < 2 {
 		return Sortable[E]()
@@ -95,6 +97,10 @@ const (
 	// split among tasks.
 	parMin = 1 << 17
 
+	// tmpMin is the least length whose buckets lsd sorts through a
+	// buffer of its own (sorter.tmp): 8 times the buffer's size.
+	tmpMin = 8 * lsdMax
+
 	// chunkMin is the least piece of a parallel pass.
 	chunkMin = 1 << 15
 )
@@ -108,7 +114,7 @@ func sortInts[E integer, K unsigned](w *forkjoin.Worker, s []E, flip K) {
 // newSorter returns the sorter of one Sort call on w (nil: serial), with
 // the given bounds of the buckets that lsd finishes.
 func newSorter[E integer, K unsigned](w *forkjoin.Worker, flip K, lsdMin, lsdMax int) *sorter[E, K] {
-	r := &sorter[E, K]{flip: flip, lsdMin: lsdMin, lsdMax: lsdMax}
+	r := &sorter[E, K]{flip: flip, lsdMin: lsdMin, lsdMax: lsdMax, tmpMin: tmpMin}
 	if w != nil && w.Pool().Workers() > 1 {
 		r.workers = w.Pool().Workers()
 		r.task = forkjoin.NewFunc(r.bucketTask)
@@ -122,6 +128,7 @@ func (r *sorter[E, K]) sort(w *forkjoin.Worker, s []E) {
 	if sorted || diff == 0 {
 		return
 	}
+	r.tmp = len(s) >= r.tmpMin
 	buf, sc := getScratch[E](len(s))
 	defer putScratch(sc)
 	r.sortBelow(w, s, buf, bits.Len64(uint64(diff)), false)

@@ -114,11 +114,12 @@ func checkSorts[E cmp.Ordered](t *testing.T, p *forkjoin.Pool, n int, gen func(r
 }
 
 var bigInShort = map[string]bool{
-	"TestSortMatchesSlicesSort/uint64":      true,
-	"TestSortMatchesSlicesSort/uint64/skew": true,
-	"TestSortMatchesSlicesSort/int64":       true,
-	"TestSortMatchesSlicesSort/float64":     true,
-	"TestSortMatchesSlicesSort/int32":       true,
+	"TestSortMatchesSlicesSort/uint64":        true,
+	"TestSortMatchesSlicesSort/uint64/skew":   true,
+	"TestSortMatchesSlicesSort/uint64/groups": true,
+	"TestSortMatchesSlicesSort/int64":         true,
+	"TestSortMatchesSlicesSort/float64":       true,
+	"TestSortMatchesSlicesSort/int32":         true,
 }
 
 type named int32
@@ -137,6 +138,12 @@ func TestSortMatchesSlicesSort(t *testing.T) {
 			}
 			return 1<<40 | r.Uint64N(1<<30)
 		})
+	})
+	t.Run("uint64/groups", func(t *testing.T) {
+		// The keys of a bucket share the top bits that lsd's passes sort
+		// by, 8 values of them, and differ below: groups of thousands
+		// of keys that lsd leaves to sortBelow.
+		check(t, p, func(r *rand.Rand) uint64 { return r.Uint64N(8)<<50 | r.Uint64N(1<<20) })
 	})
 	t.Run("int64", func(t *testing.T) { check(t, p, func(r *rand.Rand) int64 { return int64(r.Uint64()) }) })
 	t.Run("int", func(t *testing.T) { check(t, p, func(r *rand.Rand) int { return r.IntN(2000) - 1000 }) })
@@ -194,6 +201,29 @@ func TestSortable(t *testing.T) {
 	s := []string{"b", "a"}
 	if Sort(nil, s) || s[0] != "b" {
 		t.Errorf("Sort on strings = true or changed s: %q", s)
+	}
+}
+
+// TestLSDBuffer sorts the patterns with lsd sorting buckets through a
+// buffer of the worker's (sorter.tmp), which Sort does only from tmpMin
+// elements, serially and in parallel, at sizes whose buckets or whole
+// input lsd sorts.
+func TestLSDBuffer(t *testing.T) {
+	p := forkjoin.New(forkjoin.Workers(2))
+	defer p.Close()
+	// At parMin+12345, lsd's bounds shrunk to 64..512 make it sort the
+	// buckets of an MSD level, into the other slice (as Sort does with
+	// 10^7 keys); at the other sizes, the whole input, in place.
+	for _, c := range []struct{ n, lo, hi int }{{lsdMin + 1, lsdMin, lsdMax}, {lsdMax, lsdMin, lsdMax}, {parMin + 12345, 64, 512}} {
+		n := c.n
+		tmpSort := func(w *forkjoin.Worker, s []uint64) {
+			r := newSorter[uint64](w, uint64(0), c.lo, c.hi)
+			r.tmpMin = 0
+			r.sort(w, s)
+		}
+		checkSorts(t, p, n, func(r *rand.Rand) uint64 { return r.Uint64() }, tmpSort)
+		checkSorts(t, p, n, func(r *rand.Rand) uint64 { return r.Uint64N(8)<<50 | r.Uint64N(1<<20) }, tmpSort)
+		checkSorts(t, p, n, func(r *rand.Rand) uint64 { return r.Uint64N(1 << 12) }, tmpSort)
 	}
 }
 
