@@ -119,6 +119,9 @@ func Join[A, B any](w *Worker, fa func(*Worker) A, fb func(*Worker) B) (a A, b B
 	}
 	// As Func.Join: the inline join, with no frame, is the common case.
 	if !w.Inline() {
+		if raceStrands && w.inStrand() {
+			return strandJoin(w, fa, fb)
+		}
 		w.check("forkjoin.Join")
 		if w.nframes-w.promoteAt < protectDepth {
 			if w.shared || w.nframes >= lazyDepth {
@@ -225,6 +228,10 @@ func Do(w *Worker, fns ...func(*Worker)) {
 		}
 	}
 	w.check("forkjoin.Do")
+	if raceStrands && w.inStrand() && len(fns) > 0 {
+		strandDo(w, fns)
+		return
+	}
 	switch len(fns) {
 	case 0:
 		return

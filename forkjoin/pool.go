@@ -36,6 +36,7 @@ type Pool struct {
 	// They are set before the pool is published and never change.
 	isDefault   bool
 	followProcs bool
+	race        racePool // strand mode (strand.go); no room outside race builds
 	opts        []Option
 }
 
@@ -53,6 +54,7 @@ func New(opts ...Option) *Pool {
 	n := c.workers
 	p := &Pool{mode: c.mode, steal: c.steal, size: n}
 	p.seed = uint64(time.Now().UnixNano()) | 1
+	p.initRace()
 	p.workers = make([]*Worker, n)
 	for i := range p.workers {
 		p.workers[i] = p.newWorker(i)
