@@ -13,6 +13,11 @@ import (
 // raceStrands turns on strand mode (strand.go) in race builds.
 const raceStrands = true
 
+func init() {
+	strandRegistry = new(strandTable)
+	concurrentStrands = int64(max(2, runtime.GOMAXPROCS(0)))
+}
+
 // The race runtime's annotations, for strand.go.
 func raceDisable()                 { runtime.RaceDisable() }
 func raceEnable()                  { runtime.RaceEnable() }

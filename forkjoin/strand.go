@@ -3,7 +3,6 @@ package forkjoin
 import (
 	"context"
 	"math/bits"
-	"runtime"
 	"sync/atomic"
 	"unsafe"
 )
@@ -79,8 +78,9 @@ const (
 )
 
 // concurrentStrands is how many strands may run concurrently; beyond
-// that, a fork waits for its child before its continuation runs.
-var concurrentStrands = int64(max(2, runtime.GOMAXPROCS(0)))
+// that, a fork waits for its child before its continuation runs. Race
+// builds set it (race.go).
+var concurrentStrands int64
 
 // strandsLive counts live strand goroutines, strandsRunning those started
 // concurrently; both are touched only with synchronization hidden.
@@ -258,7 +258,7 @@ func strandCurrent() *Worker {
 // lock. Only a strand's goroutine sets its own slot. A goroutine that finds
 // no free slot is not entered: Current then returns nil on it, and par
 // calls it makes run as invocations of the default pool of their own.
-var strandRegistry strandTable
+var strandRegistry *strandTable // made in race builds (race.go)
 
 type strandTable struct {
 	slots [1 << 15]struct {

@@ -83,6 +83,9 @@ func startUntil(n int, step func(lo, hi int), stop func() bool) plan {
 	if n <= 0 {
 		return serialDone
 	}
+	if strandCalls() {
+		return strandPlan(n)
+	}
 	if w := forkjoin.Current(); w != nil {
 		return startInTask(w, n, step, stop)
 	}
