@@ -93,7 +93,7 @@ func (f *Func[A, R]) Join(w *Worker, a, b A) (ra, rb R) {
 			panic("forkjoin.Func.Join: w is nil; pass the *Worker your task received")
 		}
 		if raceStrands && w.inStrand() {
-			return strandJoin(w, func(w *Worker) R { return f.fn(w, a) }, func(w *Worker) R { return f.fn(w, b) })
+			return strandJoin(w, func(w *Worker) R { return f.fn(w, a) }, func(w *Worker) R { return f.fn(w, b) }, "forkjoin.Func.Join")
 		}
 		if w.nframes-w.promoteAt < protectDepth {
 			// A lazy frame, or the first join of a task (which checks

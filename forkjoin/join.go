@@ -120,7 +120,7 @@ func Join[A, B any](w *Worker, fa func(*Worker) A, fb func(*Worker) B) (a A, b B
 	// As Func.Join: the inline join, with no frame, is the common case.
 	if !w.Inline() {
 		if raceStrands && w.inStrand() {
-			return strandJoin(w, fa, fb)
+			return strandJoin(w, fa, fb, "forkjoin.Join")
 		}
 		w.check("forkjoin.Join")
 		if w.nframes-w.promoteAt < protectDepth {

@@ -46,8 +46,9 @@ import (
 
 // strandState is a strand Worker's own state. Only its strand touches it.
 type strandState struct {
-	// free is a joined child's Worker, for the next fork to reuse.
-	free *Worker
+	// free are joined children's Workers, for the next forks to reuse
+	// (at most freeWorkers).
+	free []*Worker
 	// open are the strand's Spawn and Func.Fork handles not yet joined,
 	// oldest first: a task's end joins those it left (strandTask).
 	open []*strand
@@ -75,6 +76,7 @@ type scopedStrand struct {
 const (
 	maxLiveStrands = 4096
 	loopStrands    = 64
+	freeWorkers    = 1 // joined children's Workers a strand keeps: each keeps its own
 )
 
 // concurrentStrands is how many strands may run concurrently; beyond
@@ -100,8 +102,10 @@ func newStrandWorker(p *Pool, w *Worker, inv *invocation) *Worker {
 	var cw *Worker
 	if w != nil {
 		rs := w.strandState()
-		if cw = rs.free; cw != nil {
-			rs.free = nil
+		if n := len(rs.free); n > 0 {
+			cw = rs.free[n-1]
+			rs.free[n-1] = nil
+			rs.free = rs.free[:n-1]
 		}
 	}
 	if cw == nil {
@@ -122,7 +126,8 @@ func forkStrand(p *Pool, w *Worker, inv *invocation, run func(cw *Worker)) *stra
 	st := &strand{w: cw, done: make(chan struct{})}
 	if strandCounter(&strandsLive, 1) > maxLiveStrands && w != nil {
 		strandCounter(&strandsLive, -1)
-		w.strandState().free = cw
+		rs := w.strandState()
+		rs.free = append(rs.free, cw)
 		st.w = w
 		runStrand(st, run, false, true) // inline, on w's goroutine: ordered
 		return st
@@ -166,16 +171,18 @@ func runStrand(st *strand, run func(cw *Worker), concurrent, inline bool) {
 		close(st.done)
 		raceEnable()
 	}()
-	st.pe = strandTask(cw, func() { run(cw) })
+	strandTask(cw, func() { run(cw) }, &st.pe)
 }
 
 // strandTask runs body as a task on strand Worker w: it joins the Spawn
-// and Func.Fork handles the task leaves unjoined, and returns the task's
-// panic (a Goexit's too) as a *PanicError, or the first of theirs.
-func strandTask(w *Worker, body func()) (pe *PanicError) {
+// and Func.Fork handles the task leaves unjoined, and stores in *out the
+// task's panic (a Goexit's too, which goes on unwinding after it) as a
+// *PanicError, or the first of theirs.
+func strandTask(w *Worker, body func(), out **PanicError) {
 	rs := w.strandState()
 	mark := len(rs.open)
 	ok := false
+	var pe *PanicError
 	defer func() {
 		if !ok {
 			if v := recover(); v != nil {
@@ -193,10 +200,10 @@ func strandTask(w *Worker, body func()) (pe *PanicError) {
 				pe = st.pe
 			}
 		}
+		*out = pe
 	}()
 	body()
 	ok = true
-	return nil
 }
 
 // joinStrand is the join of st, a strand w forked: it waits for st with
@@ -220,8 +227,8 @@ func (w *Worker) joinStrand(st *strand) {
 	if st.w == w {
 		return // run inline
 	}
-	if rs.free == nil {
-		rs.free = st.w
+	if len(rs.free) < freeWorkers {
+		rs.free = append(rs.free, st.w)
 	}
 	st.w = nil
 }
@@ -295,67 +302,74 @@ func (t *strandTable) get(g uintptr) *Worker {
 }
 
 // strandInvoke is Invoke and InvokeContext (ctx not nil) on a pool in
-// strand mode: fn runs as a strand forked by the caller, the calling
-// strand's when the caller is a task of p (a nested invocation).
+// strand mode: fn runs as a strand forked by the caller; called from a
+// task of p, it runs inline on the calling strand instead, as a nested
+// invocation (the caller waits for it: it is no parallel strand).
 func strandInvoke[T any](p *Pool, ctx context.Context, fn func(*Worker) T) (r T, pe *PanicError, late bool) {
-	var parent *Worker
 	if w := strandCurrent(); w != nil && w.pool == p {
-		parent = w
+		return strandInvokeNested(w, ctx, fn)
 	}
-	var inv *invocation
-	var stop func() bool
-	switch {
-	case parent != nil && (ctx == nil || ctx == parent.inv.ctx):
-		inv = parent.inv // Invoke from a task: canceled with it
-		ctx = parent.inv.ctx
-	default:
-		if parent == nil {
-			p.mu.Lock()
-			if p.closed {
-				p.mu.Unlock()
-				if p.isDefault {
-					return strandInvoke(Default(), ctx, fn)
-				}
-				panic(ErrClosed)
-			}
-			p.active.Add(1)
-			p.mu.Unlock()
-			defer p.active.Done()
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		if p.isDefault {
+			return strandInvoke(Default(), ctx, fn) // replaced (retire)
 		}
-		inv = &invocation{ctx: ctx}
-		if ctx != nil {
-			if ctx.Err() != nil || parent != nil && parent.Canceled() {
-				inv.canceled.Store(true)
-			} else {
-				stop = context.AfterFunc(ctx, inv.cancel)
-				if parent != nil && parent.inv.ctx != nil {
-					stopOuter := context.AfterFunc(parent.inv.ctx, inv.cancel)
-					stopOwn := stop
-					stop = func() bool { stopOuter(); return stopOwn() }
-				}
-			}
+		panic(ErrClosed)
+	}
+	p.active.Add(1)
+	p.mu.Unlock()
+	defer p.active.Done()
+	inv := &invocation{ctx: ctx}
+	if ctx != nil {
+		if ctx.Err() != nil {
+			inv.canceled.Store(true)
+		} else {
+			defer context.AfterFunc(ctx, inv.cancel)()
 		}
 	}
-	st := forkStrand(p, parent, inv, func(cw *Worker) {
-		if !inv.canceled.Load() {
+	st := forkStrand(p, nil, inv, func(cw *Worker) {
+		if !inv.canceled.Load() { // canceled before it started: start nothing
 			r = fn(cw)
 		}
 	})
-	if parent != nil {
-		parent.joinStrand(st)
-	} else {
-		(*Worker)(nil).joinStrand(st)
-	}
-	if stop != nil {
-		stop()
-	}
+	(*Worker)(nil).joinStrand(st)
 	return r, st.pe, ctx != nil && ctx.Err() != nil
 }
 
-// strandJoin is Join in strand mode: fb is the forked child, fa the
-// continuation, on w.
-func strandJoin[A, B any](w *Worker, fa func(*Worker) A, fb func(*Worker) B) (a A, b B) {
-	w.check("forkjoin.Join")
+// strandInvokeNested is strandInvoke from a task of the pool, on w: as
+// invokeInline, fn runs as a nested invocation, canceled with w's and by
+// ctx (nil for Invoke: w's context).
+func strandInvokeNested[T any](w *Worker, ctx context.Context, fn func(*Worker) T) (r T, pe *PanicError, late bool) {
+	saved := w.inv
+	inv := saved
+	if ctx == nil || ctx == saved.ctx {
+		ctx = saved.ctx
+		if ctx != nil && ctx.Err() != nil {
+			saved.cancel() // ahead of its AfterFunc
+		}
+	} else {
+		inv = &invocation{ctx: ctx}
+		switch {
+		case saved.canceled.Load() || ctx.Err() != nil:
+			inv.canceled.Store(true)
+		default:
+			defer context.AfterFunc(ctx, inv.cancel)()
+			if saved.ctx != nil {
+				defer context.AfterFunc(saved.ctx, inv.cancel)()
+			}
+		}
+	}
+	w.inv = inv
+	defer func() { w.inv = saved }()
+	strandTask(w, func() { r = fn(w) }, &pe)
+	return r, pe, ctx != nil && ctx.Err() != nil
+}
+
+// strandJoin is Join (and Func.Join, name) in strand mode: fb is the
+// forked child, fa the continuation, on w.
+func strandJoin[A, B any](w *Worker, fa func(*Worker) A, fb func(*Worker) B, name string) (a A, b B) {
+	w.check(name)
 	if w.Canceled() {
 		return a, b
 	}
@@ -461,7 +475,8 @@ func strandScope(w *Worker, body func(*S)) {
 			s.ended.Store(true)
 		}
 	}()
-	pe := strandTask(w, func() { body(s) })
+	var pe *PanicError
+	strandTask(w, func() { body(s) }, &pe)
 	if tpe := w.joinScope(s); pe == nil {
 		pe = tpe
 	}
@@ -530,46 +545,53 @@ func strandDo(w *Worker, fns []func(*Worker)) {
 }
 
 // strandLoop runs units [0, n) of a loop on w as at most loopStrands
-// strands of contiguous units, the first on w, and joins them; piece(cw,
-// k, a, b) runs units [a, b) as strand k. It re-raises the first strand's
-// panic, in index order, once all have finished.
-func strandLoop(w *Worker, n uint64, piece func(cw *Worker, k int, a, b uint64)) {
+// strands of contiguous units, forked in index order, and joins them;
+// piece(cw, k, a, b, stop) runs units [a, b) as strand k, and should stop
+// between units once stop reports true (a piece has panicked) or the
+// invocation is canceled. It re-raises the first panic, in index order.
+func strandLoop(w *Worker, n uint64, piece func(cw *Worker, k int, a, b uint64, stop func() bool)) {
 	k := min(n, loopStrands)
 	bound := func(i uint64) uint64 {
 		hi, lo := bits.Mul64(i, n)
 		q, _ := bits.Div64(hi, lo, k)
 		return q
 	}
-	sts := make([]*strand, k)
-	var pe0 *PanicError
-	done := false
-	defer func() {
-		if !done { // runtime.Goexit in the first piece
-			for _, st := range sts[1:] {
-				if st != nil {
-					w.joinStrand(st)
-				}
+	// panicked is shared by the strands, touched only with
+	// synchronization hidden.
+	var panicked atomic.Bool
+	stop := func() bool {
+		raceDisable()
+		p := panicked.Load()
+		raceEnable()
+		return p
+	}
+	sts := make([]*strand, 0, k)
+	defer func() { // also when runtime.Goexit unwinds us
+		var pe *PanicError
+		for _, st := range sts {
+			w.joinStrand(st)
+			if pe == nil {
+				pe = st.pe
 			}
+		}
+		if pe != nil {
+			panic(pe)
 		}
 	}()
-	for i := uint64(1); i < k && !w.Canceled(); i++ {
+	for i := uint64(0); i < k && !stop() && !w.Canceled(); i++ {
 		a, b, ki := bound(i), bound(i+1), int(i)
-		sts[i] = forkStrand(w.pool, w, w.inv, func(cw *Worker) { piece(cw, ki, a, b) })
-	}
-	if !w.Canceled() {
-		pe0 = strandTask(w, func() { piece(w, 0, 0, bound(1)) })
-	}
-	done = true
-	for _, st := range sts[1:] {
-		if st != nil {
-			w.joinStrand(st)
-			if pe0 == nil {
-				pe0 = st.pe
-			}
-		}
-	}
-	if pe0 != nil {
-		panic(pe0)
+		sts = append(sts, forkStrand(w.pool, w, w.inv, func(cw *Worker) {
+			ok := false
+			defer func() {
+				if !ok {
+					raceDisable()
+					panicked.Store(true)
+					raceEnable()
+				}
+			}()
+			piece(cw, ki, a, b, stop)
+			ok = true
+		}))
 	}
 }
 
@@ -584,8 +606,8 @@ func strandForRange(w *Worker, lo, hi, grain int, each func(*Worker, int), rng f
 	if grain > 0 {
 		units = (n + uint64(grain) - 1) / uint64(grain)
 	}
-	strandLoop(w, units, func(cw *Worker, _ int, a, b uint64) {
-		for u := a; u < b && !cw.Canceled(); u++ {
+	strandLoop(w, units, func(cw *Worker, _ int, a, b uint64, stop func() bool) {
+		for u := a; u < b && !stop() && !cw.Canceled(); u++ {
 			if each != nil {
 				each(cw, lo+int(u))
 				continue
@@ -609,9 +631,9 @@ func strandReduce[T any](w *Worker, name string, lo, hi int, zero T, mapf func(i
 	}
 	n := uint64(span(lo, hi))
 	res := make([]T, min(n, loopStrands))
-	strandLoop(w, n, func(cw *Worker, k int, a, b uint64) {
+	strandLoop(w, n, func(cw *Worker, k int, a, b uint64, stop func() bool) {
 		acc := zero
-		for u := a; u < b && !cw.Canceled(); u++ {
+		for u := a; u < b && !stop() && !cw.Canceled(); u++ {
 			if mapf != nil {
 				acc = combine(acc, mapf(lo+int(u)))
 			} else {
