@@ -164,7 +164,10 @@
 // runs them in parallel, and reports a race between them in every run,
 // whether or not any fork was stolen, as it would between two goroutines;
 // a correct program stays silent. It cannot see a race in code that the
-// test does not run, or between two indices of a loop that share a strand.
+// test does not run, or between two indices of a loop that share a strand,
+// and may miss one between two accesses with hundreds of strands ended
+// between them. State kept per Worker.ID is reported: strands that share
+// an ID are logically parallel.
 // Stats, worker IDs and scheduling are then not the scheduler's (Blocking
 // just calls its function), a fork costs a goroutine, and a fork beyond
 // 4096 live strands runs inline. Set the environment variable FJKIT_RACE to

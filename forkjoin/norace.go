@@ -14,7 +14,11 @@ func raceRelease(unsafe.Pointer) {}
 func raceAcquire(unsafe.Pointer) {}
 
 // raceWorker and racePool take no room outside race builds.
+//
+//lint:ignore U1000 the race build's fields (race.go)
 type raceWorker struct{}
+
+//lint:ignore U1000 the race build's fields (race.go)
 type racePool struct{}
 
 func (w *Worker) strandState() *strandState   { return nil }

@@ -36,8 +36,9 @@ type Pool struct {
 	// They are set before the pool is published and never change.
 	isDefault   bool
 	followProcs bool
-	race        racePool // strand mode (strand.go); no room outside race builds
-	opts        []Option
+	//lint:ignore U1000 used in race builds (race.go)
+	race racePool // strand mode (strand.go); no room outside race builds
+	opts []Option
 }
 
 // New starts a pool. With no options it has runtime.GOMAXPROCS(0) workers,

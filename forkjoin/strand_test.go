@@ -166,6 +166,15 @@ func plantedPrograms() []planted {
 	}
 }
 
+// counters keeps every program's counter alive: the detector reports a
+// race on an address once, and a freed counter's address comes back.
+var counters [][]int
+
+func newCounter() *int {
+	counters = append(counters, make([]int, 1))
+	return &counters[len(counters)-1][0]
+}
+
 // plantedSizes are the leaf counts: small (the least that has two
 // strands) and large (enough for the scheduler to spread the work). The
 // racing leaves are the first and the last: in a tree of joins, every
@@ -192,7 +201,7 @@ func TestStrandPlantedChild(t *testing.T) {
 				for _, racy := range []bool{true, false} {
 					name := fmt.Sprintf("%s/w%d/%s/%s", prog.name, workers, size.name, map[bool]string{true: "racy", false: "clean"}[racy])
 					t.Run(name, func(t *testing.T) {
-						counter := new(int) // a fresh address per program
+						counter := newCounter()
 						slots := make([]int, size.n)
 						leaf := func(_ *Worker, i int) { slots[i] = 1 }
 						if racy {

@@ -57,7 +57,8 @@ type Worker struct {
 	// Cold fields, after the hot ones, which keep their lines. probes:
 	// deques looked at while idle (stealRound, park's last look), for
 	// tests.
-	probes     uint64
+	probes uint64
+	//lint:ignore U1000 used in race builds (race.go)
 	race       raceWorker // strand mode's state (strand.go); no room outside race builds
 	spareState            // compensating workers (blocking.go)
 }

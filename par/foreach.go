@@ -27,7 +27,7 @@ func ForEach[E any](seq iter.Seq[E], body func(E)) {
 	if seq == nil || body == nil {
 		panic("par.ForEach: seq and body must not be nil")
 	}
-	if workers() == 1 {
+	if workers() == 1 && !strandCalls() {
 		defer rewrap()
 		for e := range seq {
 			body(e)
@@ -54,7 +54,7 @@ func ForEach2[K, V any](seq iter.Seq2[K, V], body func(K, V)) {
 	if seq == nil || body == nil {
 		panic("par.ForEach2: seq and body must not be nil")
 	}
-	if workers() == 1 {
+	if workers() == 1 && !strandCalls() {
 		defer rewrap()
 		for k, v := range seq {
 			body(k, v)

@@ -103,6 +103,9 @@ func ReduceRange[R any](n int, zero R, body func(lo, hi int) R, combine func(R, 
 // reduction of maps merges about as many maps as there were steals, not
 // one per piece. The runs are combined in index order at the end.
 func reduceRest[R any](p plan, acc R, first func(lo, hi int) R, extend func(acc R, lo, hi int) R, combine func(R, R) R) R {
+	if strandCalls() {
+		return strandReduceRest(p, first, combine)
+	}
 	rs := &runs[R]{}
 	if p.done > 0 {
 		rs.list = []span[R]{{lo: 0, hi: p.done, acc: acc}}

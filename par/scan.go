@@ -48,6 +48,9 @@ func Scan[S ~[]E, E any](s S, op func(E, E) E) S {
 func scanRest[E any](r, s []E, done int, op func(E, E) E) (complete bool) {
 	run(func(w *forkjoin.Worker) {
 		k := min(w.Pool().Workers()+1, len(s)-done)
+		if strandCalls() {
+			k = min(4, len(s)-done) // parallel folds at every size
+		}
 		if k < 2 { // one element left
 			scanFrom(r[done:], s[done:], r[done-1], op)
 			complete = true

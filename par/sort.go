@@ -65,7 +65,7 @@ func SortFunc[S ~[]E, E any](s S, cmp func(a, b E) int) {
 		panic("par.SortFunc: cmp is nil")
 	}
 	entered()
-	if strandCalls() && len(s) < funcParallel {
+	if strandCalls() && len(s) <= strandSortMax {
 		strandSort(s, func(s []E) { slices.SortFunc(s, cmp) })
 		return
 	}
@@ -87,7 +87,7 @@ func SortStableFunc[S ~[]E, E any](s S, cmp func(a, b E) int) {
 		panic("par.SortStableFunc: cmp is nil")
 	}
 	entered()
-	if strandCalls() && len(s) < funcParallel {
+	if strandCalls() && len(s) <= strandSortMax {
 		strandSort(s, func(s []E) { slices.SortStableFunc(s, cmp) })
 		return
 	}

@@ -19,6 +19,10 @@ func strandPlan(n int) plan {
 	return plan{done: 0, n: n, grain: max(1, (n+strandPieces-1)/strandPieces), w: forkjoin.Current()}
 }
 
+// strandSortMax is the length up to which the comparison sorts sort in
+// strand mode with strandSort: the kernels sort serially up to 1<<13.
+const strandSortMax = 1 << 14
+
 // strandSort is a comparison sort of fewer elements than the parallel
 // kernels split, in strand mode: it sorts the two halves as parallel
 // strands, then the whole, so that calls of the comparison run in
@@ -35,4 +39,31 @@ func strandSort[E any](s []E, sortf func([]E)) {
 	})
 	defer rewrap()
 	sortf(s)
+}
+
+// strandReduceRest is reduceRest in strand mode, where nothing ran
+// serially: the runs' slots are per worker, and strands that share a
+// worker's ID are logically parallel, so each piece folds into a slot of
+// its own, and the folds are combined in index order.
+func strandReduceRest[R any](p plan, first func(lo, hi int) R, combine func(R, R) R) R {
+	folds := make([]R, (p.n-p.done+p.grain-1)/p.grain)
+	if !p.finish(nil, func(_ *forkjoin.Worker, lo, hi int) { folds[(lo-p.done)/p.grain] = first(lo, hi) }) {
+		var zero R
+		return zero // pieces were skipped
+	}
+	// The combines are strands too, as the parallel path's are: a tree
+	// of joins over the folds, in index order.
+	var tree func(w *forkjoin.Worker, lo, hi int) R
+	tree = func(w *forkjoin.Worker, lo, hi int) R {
+		if hi-lo == 1 {
+			return folds[lo]
+		}
+		mid := (lo + hi) / 2
+		a, b := forkjoin.Join(w, func(w *forkjoin.Worker) R { return tree(w, lo, mid) },
+			func(w *forkjoin.Worker) R { return tree(w, mid, hi) })
+		return combine(a, b)
+	}
+	var acc R
+	run(func(w *forkjoin.Worker) { acc = tree(w, 0, len(folds)) })
+	return acc
 }
