@@ -80,6 +80,10 @@ func Blocking(w *Worker, fn func()) {
 		panic("forkjoin.Blocking: fn is nil")
 	}
 	w.check("forkjoin.Blocking")
+	if raceStrands && w.inStrand() {
+		fn() // a strand's goroutine is no worker of the pool's
+		return
+	}
 	// What the task left unpublished would wait for it: its open spawn
 	// batch and its lazy frames.
 	w.closeBatch()

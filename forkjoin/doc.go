@@ -182,6 +182,31 @@
 // queued invocation (that is what keeps a lock held across a Join safe):
 // the spare, a fresh worker, does.
 //
+// # The race detector
+//
+// Under the race detector (go test -race, or any build with the race build
+// tag) a pool runs each logically parallel strand of the program on a
+// goroutine of its own: the forked side of Join and Func.Join, a task of
+// Spawn, Func.Fork, S.Go, Func.Go and Do, each piece of For, ForRange,
+// Reduce and ReduceW (at most 64 strands a loop, of contiguous pieces), and
+// an invocation's root. A strand's goroutine is started by the strand that
+// forks it, and its end is joined where the program joins it, with nothing
+// else between strands that the detector could take for synchronization.
+// So the detector sees two strands as unordered exactly when the program
+// runs them in parallel, and reports a race between them in every run,
+// whether or not any fork was stolen, as it would between two goroutines;
+// a correct program stays silent. It cannot see a race in code that the
+// test does not run, or between two indices of a loop that share a strand,
+// and may miss one between two accesses with hundreds of strands ended
+// between them. State kept per Worker.ID is reported: strands that share
+// an ID are logically parallel.
+// Stats, worker IDs and scheduling are then not the scheduler's (Blocking
+// just calls its function), a fork costs a goroutine, and a fork beyond
+// 4096 live strands runs inline. Set the environment variable FJKIT_RACE to
+// "scheduler" to run the work-stealing scheduler itself under the race
+// detector (pools made from then on); builds without the race tag are not
+// affected.
+//
 // # Invariants
 //
 //   - Every task runs exactly once: a deque or the shared queue hands each

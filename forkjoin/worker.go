@@ -61,8 +61,9 @@ type Worker struct {
 	// deques looked at while idle (stealRound, park's last look), for
 	// tests.
 	probes        uint64
-	spareState    // compensating workers (blocking.go)
-	progressState // the blocking monitor's view of the worker (monitor.go)
+	race          raceWorker // strand mode's state (strand.go); no room outside race builds
+	spareState               // compensating workers (blocking.go)
+	progressState            // the blocking monitor's view of the worker (monitor.go)
 }
 
 // remoteLine holds the fields of a Worker that other workers write, padded

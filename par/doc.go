@@ -111,6 +111,13 @@
 // the rule and its bound). A body that mostly waits is still better served
 // by a goroutine.
 //
+// Under the race detector every call runs its functions (bodies,
+// comparisons, keys, Group's and ForErr's functions) in logically parallel
+// pieces on the pool, at every input size, small ones that would stay
+// serial included (see the forkjoin package doc): go test -race reports a
+// race between two calls of a function as it would between goroutines,
+// even when the test's input is small.
+//
 // A call made from a task of an invocation that gets canceled (the context
 // given to forkjoin.InvokeContext is done) does not return as if it had
 // done its work: ForErr, MapErr and Group.Wait return the context's error,
