@@ -2,12 +2,15 @@
 
 package par
 
-import "os"
+import (
+	"os"
+	"sync"
+)
 
-// strandRace is set in race builds unless FJKIT_RACE=scheduler, when pools
-// run in strand mode (see the forkjoin package doc): then every call, of any
-// size, runs its user functions on the pool as logically parallel pieces,
-// so that the race detector sees them as unordered.
-var strandRace = os.Getenv("FJKIT_RACE") != "scheduler"
+// strandRace reports, in race builds, whether pools run in strand mode:
+// unless FJKIT_RACE=scheduler (read at the first call). Then every call, of
+// any size, runs its user functions on the pool as logically parallel
+// pieces, so that the race detector sees them as unordered.
+var strandRace = sync.OnceValue(func() bool { return os.Getenv("FJKIT_RACE") != "scheduler" })
 
-func strandCalls() bool { return strandRace }
+func strandCalls() bool { return strandRace() }
