@@ -152,9 +152,13 @@
 // while the blockage lasts, and retires them when it ends. So a spare
 // starts 2 to 3 ms after the pool stalls, sooner than Go's sysmon retakes a
 // P from a long system call at its slowest and far sooner than .NET's
-// thread pool injects a thread on starvation. It is lent at once while a
-// processor is idle, and at most one every 100 ms while every processor
-// is busy (then the stall may be the processors', not the workers'). The
+// thread pool injects a thread on starvation. A spare is lent only when the
+// scheduler confirms it (fewer goroutines run or wait for a processor than
+// the pool has awake workers, so some are truly blocked): a task that
+// computes for long without forking gets none. It is lent at once while a
+// processor is free, at most one every 100 ms otherwise; while the
+// program's other goroutines keep every processor busy the confirmation
+// may not come, and the blocked work waits for a processor. The
 // monitor costs nothing on the fork and join paths (a worker counts its
 // progress at its clock reads and wake-ups), and sleeps while every worker
 // is parked: an idle pool uses no CPU. Wrapped in Blocking, a wait gets its

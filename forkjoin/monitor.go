@@ -37,12 +37,15 @@ import (
 //  3. The pool starves when work waits (a root in the injector, a task on
 //     a deque or the shared queue) while no worker searches, no worker is
 //     parked idle, and more workers are blocked than the monitor has
-//     spares out. Then it activates one spare per sample (blocking.go's
-//     set, up to maxSpares with Blocking's), at once if a processor is
-//     idle (runtime/metrics: running and runnable goroutines leave a P
-//     free), else at most one per starveTick: a blocked worker whose P
-//     other goroutines use still gets its work run, slowly, as goroutines
-//     would.
+//     spares out, and the scheduler confirms it: fewer goroutines run or
+//     wait for a processor (runtime/metrics) than the pool has awake
+//     workers, so some are truly blocked, not computing. Then it activates
+//     one spare per sample (blocking.go's set, up to maxSpares with
+//     Blocking's), at once if a processor is free, else at most one per
+//     starveTick. A worker in a long serial leaf runs, and gets no spare;
+//     while the program's other goroutines keep every processor busy, the
+//     confirmation may not come, and the blocked work waits for a free
+//     processor as a goroutine would wait for one.
 //  4. When fewer workers are blocked than the monitor has spares out, it
 //     retires the excess, newest first: each finishes the task it runs and
 //     goes dormant.
@@ -87,14 +90,13 @@ type monitor struct {
 	kick    chan struct{} // capacity 1
 
 	// The monitor goroutine's own.
-	spares   []*Worker // spares it activated and has not retired, oldest first
-	last     []uint64  // each live worker's progress at the last sample
-	still    []int     // each live worker's samples in a row without progress
-	sampled  time.Duration
-	parked   []uint8 // sample's scratch
-	starved  time.Duration
-	sched    [3]metrics.Sample
-	readCPUs func() bool // tests: instead of cpuIdle's reading
+	spares  []*Worker // spares it activated and has not retired, oldest first
+	last    []uint64  // each live worker's progress at the last sample
+	still   []int     // each live worker's samples in a row without progress
+	sampled time.Duration
+	parked  []uint8 // sample's scratch
+	starved time.Duration
+	sched   [3]metrics.Sample
 }
 
 // startMonitor starts p's monitor goroutine (New).
@@ -203,8 +205,11 @@ func (p *Pool) sample() {
 	}
 	p.spares.mu.Unlock()
 
-	blocked := 0
+	blocked, awake := 0, 0
 	for i, x := range ws {
+		if parked[i] != 1 {
+			awake++
+		}
 		prog := x.progress.Load()
 		if prog != m.last[i] || late || parked[i] == 1 || x.blocking.Load() {
 			m.still[i] = 0
@@ -228,7 +233,15 @@ func (p *Pool) sample() {
 	if m.starved == 0 {
 		m.starved = t
 	}
-	if !p.cpuIdle() && t-m.starved < starveTick {
+	// Evidence from the scheduler: some awake worker neither runs nor
+	// waits for a processor (it is blocked), and a processor is free. A
+	// worker that computes for long without a clock read (a long serial
+	// leaf) runs: it gets no spare.
+	running, runnable, procs := p.schedCounts()
+	if running+runnable-1 >= uint64(awake) {
+		return
+	}
+	if running+runnable > procs && t-m.starved < starveTick {
 		return
 	}
 	m.starved = t
@@ -257,19 +270,15 @@ func (p *Pool) workWaits(ws []*Worker) bool {
 	return false
 }
 
-// cpuIdle reports whether a processor is free: fewer goroutines running or
-// runnable than GOMAXPROCS, counting the monitor itself, which is running.
-func (p *Pool) cpuIdle() bool {
-	m := &p.mon
-	if m.readCPUs != nil {
-		return m.readCPUs()
-	}
-	s := &m.sched
+// schedCounts reads the goroutines running (the monitor among them) and
+// runnable, and GOMAXPROCS, from runtime/metrics.
+func (p *Pool) schedCounts() (running, runnable, procs uint64) {
+	s := &p.mon.sched
 	if s[0].Name == "" {
 		s[0].Name = "/sched/goroutines/runnable:goroutines"
 		s[1].Name = "/sched/goroutines/running:goroutines"
 		s[2].Name = "/sched/gomaxprocs:threads"
 	}
 	metrics.Read(s[:])
-	return s[0].Value.Uint64()+s[1].Value.Uint64() <= s[2].Value.Uint64()
+	return s[1].Value.Uint64(), s[0].Value.Uint64(), s[2].Value.Uint64()
 }
