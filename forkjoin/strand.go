@@ -691,3 +691,40 @@ func strandInvokeContext[T any](ctx context.Context, p *Pool, fn func(*Worker) T
 	}
 	return r, nil
 }
+
+// strandTasksGo is Tasks.Go in strand mode: fn runs as a strand of its
+// own, always concurrently with the strand that started it (a set's tasks
+// may block on each other, as goroutines may), and Wait joins it.
+func strandTasksGo(t *Tasks, w *Worker, fn func(*Worker)) {
+	cw := newStrandWorker(w.pool, w, w.inv)
+	st := &strand{w: cw, done: make(chan struct{})}
+	strandCounter(&strandsLive, 1)
+	t.mu.Lock()
+	t.strands = append(t.strands, st)
+	t.mu.Unlock()
+	go func() {
+		cw.bindStrand()
+		runStrand(st, fn, false, false)
+	}()
+}
+
+// strandTasksWait joins the strands of t's tasks, those they start
+// meanwhile included, and records their panics for Wait; w is the waiting
+// strand's Worker, or nil for an ordinary goroutine.
+func strandTasksWait(t *Tasks, w *Worker) {
+	for {
+		t.mu.Lock()
+		sts := t.strands
+		t.strands = nil
+		t.mu.Unlock()
+		if len(sts) == 0 {
+			return
+		}
+		for _, st := range sts {
+			w.joinStrand(st)
+			if st.pe != nil {
+				t.record(st.pe)
+			}
+		}
+	}
+}

@@ -32,6 +32,7 @@ type Tasks struct {
 	mu      sync.Mutex
 	waiters []*Worker  // workers that armed the set in Wait; guarded by mu
 	cond    *sync.Cond // on mu: waits of ordinary goroutines
+	strands []*strand  // strand mode: the tasks started and not yet waited for; guarded by mu
 }
 
 // tasksJob is a task of a Tasks, as a job record on a deque.
@@ -59,6 +60,10 @@ func (t *Tasks) Go(w *Worker, fn func(w *Worker)) bool {
 	w.check("forkjoin.Tasks.Go")
 	if w.Canceled() {
 		return false
+	}
+	if raceStrands && w.inStrand() {
+		strandTasksGo(t, w, fn)
+		return true
 	}
 	t.pending.Add(1)
 	var j *tasksJob
@@ -190,6 +195,9 @@ func (t *Tasks) Pending() int { return int(t.pending.Load()) }
 // Do not call Wait from one of the set's own tasks: it would wait for
 // itself.
 func (t *Tasks) Wait(w *Worker) {
+	if raceStrands {
+		strandTasksWait(t, w)
+	}
 	if w == nil {
 		t.mu.Lock()
 		if t.cond == nil {
