@@ -79,6 +79,9 @@ func TestFibBadNPanics(t *testing.T) {
 // Fib forks through a Func, whose job records are reused: the ~11,000 forks
 // of Fib(20) must not allocate, only the handful of Invoke itself may.
 func TestFibForksWithoutAllocating(t *testing.T) {
+	if strandMode() {
+		t.Skip("strand mode runs every fork on a goroutine of its own")
+	}
 	for _, m := range testModes {
 		p := forkjoin.New(forkjoin.Workers(2), forkjoin.WithMode(m.mode))
 		allocs := testing.AllocsPerRun(20, func() {

@@ -3,3 +3,5 @@
 package algos
 
 const utsRace = false
+
+func strandMode() bool { return false }

@@ -190,6 +190,9 @@ func TestUTSDepthOneByHand(t *testing.T) {
 
 // The parallel search allocates its configuration, not a record per fork.
 func TestUTSForksWithoutAllocating(t *testing.T) {
+	if strandMode() {
+		t.Skip("strand mode runs every fork on a goroutine of its own")
+	}
 	p := forkjoin.New(forkjoin.Workers(2))
 	defer p.Close()
 	tree := utsSmallTrees[0] // 16,000 nodes, ~3,000 forks

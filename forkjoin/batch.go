@@ -79,6 +79,10 @@ type closureBatch struct {
 // it from the scope's body or any of its tasks, as s.Go; it panics where
 // s.Go does.
 func (f *Func[A, R]) Go(s *S, a A) {
+	if raceStrands && s.w.inStrand() {
+		strandGo(s, nil, func(w *Worker) { f.fn(w, a) }, "forkjoin.Func.Go")
+		return
+	}
 	w, g := s.w, goroutineID()
 	if s.ended.Load() || w.g.Load() != g { // caller's common case, inline
 		w = s.caller("forkjoin.Func.Go", g)

@@ -80,12 +80,18 @@ func Blocking(w *Worker, fn func()) {
 		panic("forkjoin.Blocking: fn is nil")
 	}
 	w.check("forkjoin.Blocking")
+	if raceStrands && w.inStrand() {
+		fn() // a strand's goroutine is no worker of the pool's
+		return
+	}
 	// What the task left unpublished would wait for it: its open spawn
 	// batch and its lazy frames.
 	w.closeBatch()
 	if w.promoteAt < w.nframes {
 		w.promoteAll()
 	}
+	w.blocking.Store(true) // the monitor leaves w to its spare
+	defer w.blocking.Store(false)
 	if s := w.pool.activateSpare(); s != nil {
 		defer w.pool.retireSpare(s)
 	}
@@ -151,6 +157,7 @@ func (w *Worker) rest() bool {
 		activated := !w.dormant // else the token was retireSpare's, stale
 		sp.mu.Unlock()
 		if activated {
+			w.madeProgress()
 			return true
 		}
 	}

@@ -59,25 +59,32 @@ func TestBlockingLetsAQueuedInvokeRun(t *testing.T) {
 	}
 }
 
-// Without Blocking, the same Invoke does not start while every worker is
-// blocked (the documented starvation that Blocking removes), and it runs
-// once they are released.
-func TestBlockedWorkersStarveAQueuedInvoke(t *testing.T) {
-	p := hangPool(t, forkjoin.Workers(2))
-	withTimeout(t, 10*time.Second, func() {
-		release := make(chan struct{})
-		wait := blockEveryWorker(t, p, false, release)
-		ran := make(chan int, 1)
-		go func() { ran <- forkjoin.Invoke(p, func(*forkjoin.Worker) int { return 1 }) }()
-		select {
-		case <-ran:
-			t.Error("an Invoke ran while every worker was blocked in a task, with no Blocking: the test no longer shows what Blocking is for")
-		case <-time.After(100 * time.Millisecond):
+// Without Blocking, the same Invoke runs too: the pool's monitor finds
+// every worker blocked in a task while a root waits, and adds a spare
+// within milliseconds, which it retires once the workers are released.
+func TestBlockedWorkersGetASpare(t *testing.T) {
+	for _, mode := range []forkjoin.Mode{forkjoin.WorkStealing, forkjoin.SharedQueue} {
+		for _, n := range []int{1, 2, 4} {
+			t.Run(mode.String()+"/workers="+itoa(n), func(t *testing.T) {
+				p := hangPool(t, forkjoin.Workers(n), forkjoin.WithMode(mode))
+				withTimeout(t, 10*time.Second, func() {
+					release := make(chan struct{})
+					wait := blockEveryWorker(t, p, false, release)
+					start := time.Now()
+					got := forkjoin.Invoke(p, func(w *forkjoin.Worker) int { return fibJoin.Call(w, 20) })
+					if d := time.Since(start); d > 2*time.Second {
+						t.Errorf("an Invoke beside %d blocked workers took %v, want the monitor's few milliseconds", n, d)
+					}
+					close(release)
+					wait()
+					if got != serialFib(20) {
+						t.Errorf("Invoke beside blocked workers = %d, want %d", got, serialFib(20))
+					}
+				})
+				checkUsable(t, p)
+			})
 		}
-		close(release)
-		wait()
-		<-ran
-	})
+	}
 }
 
 // A task that forks inside the blocked wait's caller keeps working: its

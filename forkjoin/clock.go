@@ -128,6 +128,7 @@ func (w *Worker) readClock() time.Duration {
 		w.ticksPerRead = int(int64(w.ticksPerRead) * int64(checkPeriod) / int64(el))
 	}
 	w.lastRead = t
+	w.madeProgress() // for the blocking monitor (monitor.go)
 	w.checksLeft = w.ticksPerRead/checkStride + 1
 	if t-w.lastYield >= yieldInterval {
 		w.yield(t)

@@ -66,8 +66,8 @@
 // tasks, so do not share a lock that a task holds across a Join with other
 // tasks of the same invocation. A lock held outside the pool across Invoke
 // is another matter: tasks that wait for it block their workers, and once
-// every worker is blocked so, that Invoke never starts, unless the tasks
-// wait in Blocking (see What a task may block on).
+// every worker is blocked so, that Invoke waits for the pool to lend a
+// compensating worker (see What a task may block on).
 //
 // # Structured calls
 //
@@ -143,20 +143,73 @@
 // # What a task may block on
 //
 // A task may block on anything outside the pool (I/O, a lock, a channel fed
-// by other goroutines), at the price of its worker; wrapped in Blocking, the
-// wait costs nothing of the pool's: a compensating worker runs the pool's
-// work meanwhile. A task must not block on another task of the pool except
-// through the library (a Join, a Future.Join, a scope's end): forks and
-// spawns may wait in their worker's frames or in a batch (above), and a
-// worker blocked on a task that has not started cannot run it. For the same
-// reason a task that spawns and then computes for long without forking
-// again keeps its spawns until it forks again or ends, unless a worker was
+// by other goroutines, time.Sleep, a sync.Cond, a Wait of any kind). It
+// holds its worker meanwhile, and the pool makes up for it: a monitor
+// goroutine samples the workers' progress every millisecond while any is
+// awake, and when workers have made none for two samples (blocked, or
+// parked waiting for a task) while work waits that no idle or searching
+// worker will take, it lends a compensating worker, one more per sample
+// while the blockage lasts, and retires them when it ends. So a spare
+// starts 2 to 3 ms after the pool stalls, sooner than Go's sysmon retakes a
+// P from a long system call at its slowest and far sooner than .NET's
+// thread pool injects a thread on starvation. A spare is lent only when the
+// scheduler confirms it (fewer goroutines run or wait for a processor than
+// the pool has awake workers, so some are truly blocked): a task that
+// computes for long without forking gets none. It is lent at once while a
+// processor is free, at most one every 100 ms otherwise; while the
+// program's other goroutines keep every processor busy the confirmation
+// may not come, and the blocked work waits for a processor. The
+// monitor costs nothing on the fork and join paths (a worker counts its
+// progress at its clock reads and wake-ups), and sleeps while every worker
+// is parked: an idle pool uses no CPU. Wrapped in Blocking, a wait gets its
+// compensating worker at once, without the monitor's delay; use it where
+// the wait is known.
+//
+// The guarantee: a program whose tasks only block on each other or on the
+// outside world makes progress whenever goroutines in their place would,
+// within the bound on compensating workers (MaxSpares, 256 per pool,
+// Blocking's and the monitor's together: past it, a program that needs
+// every one of thousands of tasks blocked at once waits as it would on a
+// thread pool). The one exception is work the blocked task itself holds
+// back: forks and spawns may wait in their worker's lazy frames or in a
+// spawn batch (above), which only the worker can publish, so a task must
+// not block on another task of the pool it forked with Join, Spawn or a
+// scope's Go, except through the library (a Join, a Future.Join, a scope's
+// end): a worker blocked on a task that has not started cannot run it.
+// Blocking publishes what its task held back before it blocks, and Tasks
+// forks eagerly: a task started by Tasks.Go (par.Group's functions) is
+// stealable at once, so its siblings may block on it. For the same reason
+// a task that spawns and then computes for long without forking again
+// keeps its spawns until it forks again or ends, unless a worker was
 // already waiting for work when it spawned: split long serial work, or make
-// it a task of its own. A task that blocks on a goroutine that calls Invoke
-// on the same pool and waits for it must do so in Blocking: waiting workers
-// never start a queued invocation (that is what keeps a lock held across a
-// Join safe), so if every worker were blocked or waiting, that Invoke would
-// never start. Blocking lends at most 256 compensating workers at once.
+// it a task of its own. Compensation never lets a waiting worker start a
+// queued invocation (that is what keeps a lock held across a Join safe):
+// the spare, a fresh worker, does.
+//
+// # The race detector
+//
+// Under the race detector (go test -race, or any build with the race build
+// tag) a pool runs each logically parallel strand of the program on a
+// goroutine of its own: the forked side of Join and Func.Join, a task of
+// Spawn, Func.Fork, S.Go, Func.Go and Do, each piece of For, ForRange,
+// Reduce and ReduceW (at most 64 strands a loop, of contiguous pieces), and
+// an invocation's root. A strand's goroutine is started by the strand that
+// forks it, and its end is joined where the program joins it, with nothing
+// else between strands that the detector could take for synchronization.
+// So the detector sees two strands as unordered exactly when the program
+// runs them in parallel, and reports a race between them in every run,
+// whether or not any fork was stolen, as it would between two goroutines;
+// a correct program stays silent. It cannot see a race in code that the
+// test does not run, or between two indices of a loop that share a strand,
+// and may miss one between two accesses with hundreds of strands ended
+// between them. State kept per Worker.ID is reported: strands that share
+// an ID are logically parallel.
+// Stats, worker IDs and scheduling are then not the scheduler's (Blocking
+// just calls its function), a fork costs a goroutine, and a fork beyond
+// 4096 live strands runs inline. Set the environment variable FJKIT_RACE to
+// "scheduler" to run the work-stealing scheduler itself under the race
+// detector (pools made from then on); builds without the race tag are not
+// affected.
 //
 // # Invariants
 //

@@ -404,3 +404,32 @@ func ExampleBlocking() {
 	}))
 	// Output: 6766
 }
+
+// A Tasks starts tasks one at a time and waits for them together: here a
+// producer and a consumer that block on each other, which a one-worker pool
+// runs because Go makes each task stealable at once and the pool lends a
+// compensating worker while the first blocks.
+func ExampleTasks() {
+	p := forkjoin.New(forkjoin.Workers(1))
+	defer p.Close()
+	sum := forkjoin.Invoke(p, func(w *forkjoin.Worker) int {
+		var ts forkjoin.Tasks
+		ch := make(chan int)
+		sum := 0
+		ts.Go(w, func(*forkjoin.Worker) {
+			for i := range 10 {
+				ch <- i
+			}
+			close(ch)
+		})
+		ts.Go(w, func(*forkjoin.Worker) {
+			for v := range ch {
+				sum += v
+			}
+		})
+		ts.Wait(w)
+		return sum
+	})
+	fmt.Println(sum)
+	// Output: 45
+}

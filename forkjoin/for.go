@@ -88,6 +88,10 @@ func ForRange(w *Worker, lo, hi, grain int, body func(w *Worker, lo, hi int)) {
 		return
 	}
 	w.check("forkjoin.ForRange")
+	if raceStrands && w.inStrand() {
+		strandForRange(w, lo, hi, grain, nil, body, "forkjoin.ForRange")
+		return
+	}
 	if hi <= lo {
 		return
 	}
@@ -126,6 +130,10 @@ func For(w *Worker, lo, hi int, body func(w *Worker, i int)) {
 		return
 	}
 	w.check("forkjoin.For")
+	if raceStrands && w.inStrand() {
+		strandForRange(w, lo, hi, 0, body, nil, "forkjoin.For")
+		return
+	}
 	if hi <= lo {
 		return
 	}
@@ -625,6 +633,9 @@ func reduce[T any](w *Worker, name string, lo, hi int, zero T, mapf func(int) T,
 		return reduceInline(w, lo, hi, zero, mapf, mapw, combine)
 	}
 	w.check(name)
+	if raceStrands && w.inStrand() {
+		return strandReduce(w, name, lo, hi, zero, mapf, mapw, combine)
+	}
 	if hi <= lo {
 		return zero
 	}

@@ -20,7 +20,7 @@ import (
 func TestFixedGrainLoopSpreads(t *testing.T) {
 	for _, workers := range []int{2, 4} {
 		p := forkjoin.New(forkjoin.Workers(workers))
-		var ran [8]atomic.Int64
+		var ran [8 + forkjoin.MaxSpares]atomic.Int64 // spares, if the pool lends any, have IDs from 8 on
 		var pieces atomic.Int64
 		forkjoin.Run(p, func(w *forkjoin.Worker) {
 			forkjoin.ForRange(w, 0, 64*workers, 1, func(w *forkjoin.Worker, lo, hi int) {

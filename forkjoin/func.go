@@ -95,6 +95,9 @@ func (f *Func[A, R]) Join(w *Worker, a, b A) (ra, rb R) {
 		if w == nil {
 			panic(usage.New("forkjoin.Func.Join: w is nil; pass the *Worker your task received"))
 		}
+		if raceStrands && w.inStrand() {
+			return strandJoin(w, func(w *Worker) R { return f.fn(w, a) }, func(w *Worker) R { return f.fn(w, b) }, "forkjoin.Func.Join")
+		}
 		if w.nframes-w.promoteAt < protectDepth {
 			// A lazy frame, or the first join of a task (which checks
 			// w), or shared-queue mode (where frames stay empty).
@@ -206,6 +209,9 @@ func (f *Func[A, R]) Fork(w *Worker, a A) Forked[A, R] {
 		return f.forkLazy(w, a, w.nframes)
 	}
 	w.check("forkjoin.Func.Fork")
+	if raceStrands && w.inStrand() {
+		return strandFork(f, w, a)
+	}
 	if d := w.nframes; d < lazyDepth && !w.shared {
 		return f.forkLazy(w, a, d)
 	}
@@ -275,6 +281,10 @@ func (h Forked[A, R]) join(w *Worker) R {
 	}
 	if j.owner != w || !w.onOwnGoroutine() {
 		panic(usage.New("forkjoin: Forked joined on another worker than the one that forked it, or from another goroutine; join it from the forking task"))
+	}
+	if raceStrands && w.inStrand() {
+		strandJoinHandle(w, &j.job, h.gen, "Forked")
+		return j.res
 	}
 	f := j.fn()
 	if h.d > 0 {

@@ -79,6 +79,9 @@ func spawnChecked[T any](w *Worker, fn func(*Worker) T) (f Future[T], done bool)
 		panic("forkjoin.Spawn: fn is nil")
 	}
 	w.check("forkjoin.Spawn")
+	if raceStrands && w.inStrand() {
+		return strandSpawn(w, fn), true
+	}
 	if d := w.nframes; d < lazyDepth && !w.shared {
 		return f, false
 	}
@@ -179,6 +182,10 @@ func (f Future[T]) join(w *Worker) T {
 	}
 	if j.owner != w || !w.onOwnGoroutine() {
 		panic(usage.New("forkjoin: Future joined on another worker than the one that spawned it, or from another goroutine; join it from the spawning task"))
+	}
+	if raceStrands && w.inStrand() {
+		strandJoinHandle(w, &j.job, f.gen, "Future")
+		return j.res
 	}
 	if f.d > 0 {
 		if d := int(f.d) - 1; d < w.nframes && w.frames[d].j == &j.job {

@@ -57,6 +57,11 @@ func (w *Worker) onOwnGoroutine() bool { return w.g.Load() == goroutineID() }
 
 // current returns the worker of p whose goroutine is the caller, or nil.
 func (p *Pool) current() *Worker {
+	if raceStrands {
+		if w := strandCurrent(); w != nil && w.pool == p {
+			return w
+		}
+	}
 	if w := workersByG.lookup(goroutineID()); w != nil && w.pool == p {
 		return w
 	}
@@ -72,6 +77,11 @@ func (p *Pool) current() *Worker {
 // the calling task's, valid only inside that task (see Worker). Current
 // costs a few nanoseconds (microseconds on platforms without goid_*.s).
 func Current() *Worker {
+	if raceStrands {
+		if w := strandCurrent(); w != nil {
+			return w
+		}
+	}
 	w := workersByG.lookup(goroutineID())
 	if w == nil || w.inv == nil {
 		return nil

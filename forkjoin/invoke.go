@@ -131,6 +131,9 @@ func Invoke[T any](p *Pool, fn func(w *Worker) T) T {
 	if p == nil {
 		panic("forkjoin.Invoke: p is nil")
 	}
+	if raceStrands && p.strandPool() {
+		return strandInvokePlain(p, fn)
+	}
 	if w := p.current(); w != nil {
 		r, _ := invokeInline(w, w.Context(), fn) // fn's result stands: Invoke has no error to report
 		return r
@@ -200,6 +203,9 @@ func InvokeContext[T any](ctx context.Context, p *Pool, fn func(w *Worker) T) (T
 			panic(ErrClosed) // as a live context would find out
 		}
 		return zero, err
+	}
+	if raceStrands && p.strandPool() {
+		return strandInvokeContext(ctx, p, fn)
 	}
 	if w := p.current(); w != nil {
 		return invokeInlineContext(w, ctx, fn)

@@ -118,6 +118,9 @@ func Join[A, B any](w *Worker, fa func(*Worker) A, fb func(*Worker) B) (a A, b B
 	// joinEager here and Func.Join's joinEager share one protocol (fork,
 	// take back, wait, settle): a change to one belongs in the other.
 	if !w.Inline() {
+		if raceStrands && w.inStrand() {
+			return strandJoin(w, fa, fb, "forkjoin.Join")
+		}
 		w.check("forkjoin.Join")
 		if w.nframes-w.promoteAt < protectDepth {
 			if w.shared || w.nframes >= lazyDepth {
@@ -226,6 +229,10 @@ func Do(w *Worker, fns ...func(*Worker)) {
 		}
 	}
 	w.check("forkjoin.Do")
+	if raceStrands && w.inStrand() && len(fns) > 0 {
+		strandDo(w, fns)
+		return
+	}
 	switch len(fns) {
 	case 0:
 		return

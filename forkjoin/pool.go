@@ -18,6 +18,7 @@ type Pool struct {
 	all     atomic.Pointer[[]*Worker]
 	size    int
 	spares  spareSet
+	mon     monitor
 	mode    Mode
 	steal   StealPolicy
 
@@ -38,7 +39,9 @@ type Pool struct {
 	// They are set before the pool is published and never change.
 	isDefault   bool
 	followProcs bool
-	opts        []Option
+	//lint:ignore U1000 used in race builds (race.go)
+	race racePool // strand mode (strand.go); no room outside race builds
+	opts []Option
 }
 
 // New starts a pool. With no options it has runtime.GOMAXPROCS(0) workers,
@@ -55,6 +58,7 @@ func New(opts ...Option) *Pool {
 	n := c.workers
 	p := &Pool{mode: c.mode, steal: c.steal, size: n}
 	p.seed = uint64(time.Now().UnixNano()) | 1
+	p.initRace()
 	p.workers = make([]*Worker, n)
 	for i := range p.workers {
 		p.workers[i] = p.newWorker(i)
@@ -74,6 +78,7 @@ func New(opts ...Option) *Pool {
 	for _, w := range p.workers {
 		go w.loop(true)
 	}
+	p.startMonitor()
 	return p
 }
 
@@ -132,6 +137,7 @@ func (p *Pool) shutDown() {
 		p.closed = true
 		p.mu.Unlock()
 		p.active.Wait()
+		p.stopMonitor()
 		p.shutdown.Store(true)
 		p.sleep.wakeAll()
 		p.wakeSpares()

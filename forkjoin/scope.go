@@ -48,6 +48,10 @@ func Scope(w *Worker, body func(s *S)) {
 		panic("forkjoin.Scope: body is nil")
 	}
 	w.check("forkjoin.Scope")
+	if raceStrands && w.inStrand() {
+		strandScope(w, body)
+		return
+	}
 	n := int64(w.pool.Workers())
 	s := &S{w: w, inv: w.inv, limit: pendingPerWorker * n, eager: 2 * spawnBatch * n}
 	finished := false
@@ -87,6 +91,10 @@ func (s *S) Go(fn func(w *Worker)) {
 	if fn == nil {
 		panic("forkjoin.S.Go: fn is nil")
 	}
+	if raceStrands && s.w.inStrand() {
+		strandGo(s, nil, fn, "forkjoin.S.Go")
+		return
+	}
 	w, g := s.w, goroutineID()
 	if s.ended.Load() || w.g.Load() != g { // the common case, inline
 		w = s.caller("forkjoin.S.Go", g)
@@ -104,6 +112,10 @@ func (s *S) Go(fn func(w *Worker)) {
 func (s *S) GoFrom(w *Worker, fn func(w *Worker)) {
 	if fn == nil {
 		panic("forkjoin.S.GoFrom: fn is nil")
+	}
+	if raceStrands && s.w.inStrand() {
+		strandGo(s, w, fn, "forkjoin.S.GoFrom")
+		return
 	}
 	if s.ended.Load() {
 		panic(usage.New("forkjoin.S.GoFrom: the scope has ended (Scope returned); spawn only while Scope is running"))

@@ -197,6 +197,8 @@ func (w *Worker) unpark() (wokeForWork, signaled bool) {
 	w.unlist()
 	wokeForWork, w.wokeForWork = w.wokeForWork, false
 	s.mu.Unlock()
+	w.madeProgress()
+	w.pool.wakeMonitor()
 	return wokeForWork, signaled
 }
 

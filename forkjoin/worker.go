@@ -60,8 +60,10 @@ type Worker struct {
 	// Cold fields, after the hot ones, which keep their lines. probes:
 	// deques looked at while idle (stealRound, park's last look), for
 	// tests.
-	probes     uint64
-	spareState // compensating workers (blocking.go)
+	probes        uint64
+	race          raceWorker // strand mode's state (strand.go); no room outside race builds
+	spareState               // compensating workers (blocking.go)
+	progressState            // the blocking monitor's view of the worker (monitor.go)
 }
 
 // remoteLine holds the fields of a Worker that other workers write, padded
@@ -154,6 +156,18 @@ func (w *Worker) loop(parked bool) {
 			// each would take n² probes.
 			exited = true
 			return
+		}
+		if w.spare && w.retired.Load() && (w.shared || w.deque.Len() == 0) {
+			// A spare whose blockage ended (blocking.go, monitor.go),
+			// between two tasks: it goes dormant even while work
+			// remains, which the pool's own workers take.
+			w.flushScope()
+			if !w.rest() {
+				exited = true
+				return
+			}
+			woken = true
+			continue
 		}
 		var j *job
 		if !woken {

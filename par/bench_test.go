@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -440,3 +441,40 @@ func BenchmarkHandlers(b *testing.B) {
 		}, add)
 	})
 }
+
+// BenchmarkGroupTreeWalk walks the irregular tree (10⁶ nodes, each hashing
+// 64 bytes) with a Group per directory, against the serial recursion, on
+// pools of 1 and 2 workers: "group" passes every child to Go, "group-dirs"
+// only the subdirectories.
+func BenchmarkGroupTreeWalk(b *testing.B) {
+	t := hashTree()
+	want := t.SerialHash(0)
+	b.Run("serial", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if got := t.SerialHash(0); got != want {
+				b.Fatalf("serial walk = %v, want %v", got, want)
+			}
+		}
+	})
+	walks := []struct {
+		name string
+		walk func(int32) workloads.HashTot
+	}{{"group", t.WalkGroup}, {"group-dirs", t.WalkGroupDirs}}
+	for _, workers := range []int{1, 2} {
+		p := forkjoin.New(forkjoin.Workers(workers))
+		for _, wk := range walks {
+			b.Run(wk.name+"/workers="+strconv.Itoa(workers), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if got := forkjoin.Invoke(p, func(*forkjoin.Worker) workloads.HashTot { return wk.walk(0) }); got != want {
+						b.Fatalf("%s walk = %v, want %v", wk.name, got, want)
+					}
+				}
+			})
+		}
+		p.Close()
+	}
+}
+
+var hashTree = sync.OnceValue(func() *workloads.Tree { return workloads.NewTree(workloads.TreeNodes) })

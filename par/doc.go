@@ -103,8 +103,20 @@
 // *forkjoin.PanicError holding the original value and the stack where it
 // happened, serial paths included, once every body started beside it has
 // returned; its Error names the panicking line. Bodies run concurrently:
-// they must not write shared state without synchronization, and should not
-// block for long (each blocked body holds a worker of the pool).
+// they must not write shared state without synchronization. A body may
+// block (on a channel, a lock, I/O, another par call's functions): it holds
+// its worker meanwhile, and a pool whose workers are blocked while work
+// waits lends compensating workers within a few milliseconds, so that code
+// correct with goroutines stays correct here (forkjoin's package doc gives
+// the rule and its bound). A body that mostly waits is still better served
+// by a goroutine.
+//
+// Under the race detector every call runs its functions (bodies,
+// comparisons, keys, Group's and ForErr's functions) in logically parallel
+// pieces on the pool, at every input size, small ones that would stay
+// serial included (see the forkjoin package doc): go test -race reports a
+// race between two calls of a function as it would between goroutines,
+// even when the test's input is small.
 //
 // A call made from a task of an invocation that gets canceled (the context
 // given to forkjoin.InvokeContext is done) does not return as if it had

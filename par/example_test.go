@@ -9,6 +9,7 @@ import (
 	"math"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/fjkit/fjkit/forkjoin"
 	"github.com/fjkit/fjkit/par"
@@ -197,9 +198,9 @@ func ExampleGroup() {
 	}}
 	var total atomic.Int64
 	g, ctx := par.WithContext(context.Background())
-	var walk func(n *node) func(context.Context) error
-	walk = func(n *node) func(context.Context) error {
-		return func(ctx context.Context) error {
+	var walk func(n *node) func() error
+	walk = func(n *node) func() error {
+		return func() error {
 			total.Add(int64(n.size))
 			for _, c := range n.children {
 				g.Go(walk(c))
@@ -217,7 +218,7 @@ func ExampleGroup() {
 func ExampleWithContext() {
 	g, ctx := par.WithContext(context.Background())
 	for i := range 4 {
-		g.Go(func(ctx context.Context) error {
+		g.Go(func() error {
 			if i == 2 {
 				return fmt.Errorf("job %d: %w", i, errBadInput)
 			}
@@ -236,7 +237,7 @@ func ExampleGroup_Go() {
 	var g par.Group // the zero value is ready
 	results := make([]int, 3)
 	for i := range results {
-		g.Go(func(context.Context) error {
+		g.Go(func() error {
 			results[i] = i * i // each function writes its own element
 			return nil
 		})
@@ -255,8 +256,8 @@ func ExampleGroup_Wait() {
 		}
 		var g par.Group
 		var left, right int
-		g.Go(func(context.Context) (err error) { left, err = count(depth - 1); return })
-		g.Go(func(context.Context) (err error) { right, err = count(depth - 1); return })
+		g.Go(func() (err error) { left, err = count(depth - 1); return })
+		g.Go(func() (err error) { right, err = count(depth - 1); return })
 		err := g.Wait()
 		return 1 + left + right, err
 	}
@@ -357,4 +358,24 @@ func Example_cancellation() {
 	})
 	fmt.Println(err)
 	// Output: context canceled
+}
+
+// SetLimit bounds how many functions run at once; Go blocks until a slot
+// frees, and TryGo starts a function only if one is free.
+func ExampleGroup_SetLimit() {
+	var g par.Group
+	g.SetLimit(2)
+	var active, most atomic.Int64
+	for range 10 {
+		g.Go(func() error {
+			n := active.Add(1)
+			for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+			}
+			time.Sleep(time.Millisecond)
+			active.Add(-1)
+			return nil
+		})
+	}
+	fmt.Println(g.Wait(), most.Load() <= 2)
+	// Output: <nil> true
 }

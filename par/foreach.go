@@ -28,7 +28,7 @@ func ForEach[E any](seq iter.Seq[E], body func(E)) {
 	if seq == nil || body == nil {
 		panic("par.ForEach: seq and body must not be nil")
 	}
-	if pullsAlone() {
+	if pullsAlone() && !strandCalls() {
 		defer rewrap()
 		for e := range seq {
 			body(e)
@@ -55,7 +55,7 @@ func ForEach2[K, V any](seq iter.Seq2[K, V], body func(K, V)) {
 	if seq == nil || body == nil {
 		panic("par.ForEach2: seq and body must not be nil")
 	}
-	if pullsAlone() {
+	if pullsAlone() && !strandCalls() {
 		defer rewrap()
 		for k, v := range seq {
 			body(k, v)

@@ -56,7 +56,7 @@ func forErr(ctx context.Context, n int, body func(ctx context.Context, i int) er
 	// blocks (on ctx.Done(), say) does not hold back the bodies after it
 	// while another worker is free to run them.
 	switch {
-	case n == 1 || workers() == 1:
+	case n == 1 || workers() == 1 && !strandCalls():
 		g.piece(w, 0, n, body)
 	case w != nil:
 		forkjoin.ForRange(w, 0, n, 1, func(w *forkjoin.Worker, lo, hi int) { g.piece(w, lo, hi, body) })

@@ -40,7 +40,8 @@ func TestMain(m *testing.M) {
 	}
 	forkjoin.Default()
 	goleak.VerifyTestMain(m, goleak.IgnoreCurrent(),
-		goleak.IgnoreAnyFunction("github.com/fjkit/fjkit/forkjoin.(*Worker).loop"))
+		goleak.IgnoreAnyFunction("github.com/fjkit/fjkit/forkjoin.(*Worker).loop"),
+		goleak.IgnoreAnyFunction("github.com/fjkit/fjkit/forkjoin.(*Pool).monitorLoop"))
 }
 
 // child reports the default pool's size and runs a parallel call on it. A

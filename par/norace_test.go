@@ -4,3 +4,5 @@ package par_test
 
 // raceEnabled tells tests to size their workloads for the race detector.
 const raceEnabled = false
+
+func strandMode() bool { return false }

@@ -94,6 +94,9 @@ func startChunks(n int, step func(lo, hi int), stop func() bool, tree bool) plan
 	if n <= 0 {
 		return serialDone
 	}
+	if strandCalls() {
+		return strandPlan(n)
+	}
 	if w := forkjoin.Current(); w != nil {
 		return startInTask(w, n, step, stop, tree)
 	}

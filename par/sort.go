@@ -66,6 +66,10 @@ func SortFunc[S ~[]E, E any](s S, cmp func(a, b E) int) {
 		panic("par.SortFunc: cmp is nil")
 	}
 	entered()
+	if strandCalls() && len(s) <= strandSortMax {
+		strandSort(s, func(s []E) { slices.SortFunc(s, cmp) })
+		return
+	}
 	if len(s) < funcParallel {
 		defer rewrap()
 		slices.SortFunc(s, cmp)
@@ -84,6 +88,10 @@ func SortStableFunc[S ~[]E, E any](s S, cmp func(a, b E) int) {
 		panic("par.SortStableFunc: cmp is nil")
 	}
 	entered()
+	if strandCalls() && len(s) <= strandSortMax {
+		strandSort(s, func(s []E) { slices.SortStableFunc(s, cmp) })
+		return
+	}
 	if len(s) < funcParallel {
 		defer rewrap()
 		slices.SortStableFunc(s, cmp)

@@ -38,7 +38,7 @@ func SortByKey[S ~[]E, E any, K cmp.Ordered](s S, key func(E) K) {
 	if len(s) < 2 {
 		return
 	}
-	if len(s) < funcParallel || workers() == 1 {
+	if (len(s) < funcParallel || workers() == 1) && !strandCalls() {
 		defer rewrap()
 		sortByKey(nil, []E(s), key)
 		return
@@ -304,6 +304,9 @@ func (ch chunking) bounds(c int) (lo, hi int) { return c * ch.n / ch.k, (c + 1) 
 func piecesOf(w *forkjoin.Worker, n int) int {
 	if w == nil {
 		return 1
+	}
+	if strandCalls() {
+		return max(1, min(n, 8)) // parallel at every size: see strand.go
 	}
 	return max(1, min(n>>14, 4*w.Pool().Workers()))
 }

@@ -46,7 +46,7 @@ func sum(acc []perWorker) Tot {
 // total to its worker's and spawns a task per child with s.Go, as the Rayon
 // peer's scope walk does.
 func (t *Tree) WalkScope(w *forkjoin.Worker) Tot {
-	g := &goWalk{t: t, acc: make([]perWorker, w.Pool().Workers())}
+	g := &goWalk{t: t, acc: make([]perWorker, w.Pool().Workers()+forkjoin.MaxSpares)}
 	forkjoin.Scope(w, func(s *forkjoin.S) {
 		g.s = s
 		g.spawnWalk(w, 0)
@@ -81,7 +81,7 @@ func init() { goWalkFunc = forkjoin.NewFunc(goWalkBody) }
 
 // WalkFuncGo is WalkScope with Func.Go, the spawn that allocates nothing.
 func (t *Tree) WalkFuncGo(w *forkjoin.Worker) Tot {
-	g := &goWalk{t: t, acc: make([]perWorker, w.Pool().Workers())}
+	g := &goWalk{t: t, acc: make([]perWorker, w.Pool().Workers()+forkjoin.MaxSpares)}
 	forkjoin.Scope(w, func(s *forkjoin.S) {
 		g.s = s
 		goWalkBody(w, goArg{g, 0})
@@ -110,7 +110,7 @@ type forWalk struct {
 // WalkFor runs forkjoin.For over every node's children; each node adds its
 // own total to its worker's.
 func (t *Tree) WalkFor(w *forkjoin.Worker) Tot {
-	fw := &forWalk{t: t, acc: make([]perWorker, w.Pool().Workers())}
+	fw := &forWalk{t: t, acc: make([]perWorker, w.Pool().Workers()+forkjoin.MaxSpares)}
 	fw.body = func(w *forkjoin.Worker, k int) { fw.walk(w, t.Kids[k]) }
 	fw.walk(w, 0)
 	return sum(fw.acc)

@@ -1,0 +1,284 @@
+package forkjoin
+
+import (
+	"runtime/metrics"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// The blocking monitor: spare workers for tasks that block without saying
+// so.
+//
+// Blocking is the explicit form: a task that knows it will wait says so,
+// and the pool lends a spare at once. A task that blocks plainly (on a
+// channel, a mutex, a sync.Cond, time.Sleep, I/O, or a Wait of any kind)
+// holds its worker, and a pool whose workers are all blocked runs nothing,
+// not even the task they wait for. The monitor finds such workers and
+// compensates them, as Go's sysmon retakes the P of a thread stuck in a
+// system call (handoffp) and .NET's thread pool injects a thread when its
+// queue stops moving (starvation injection; Java's ForkJoinPool does the
+// same for a ManagedBlocker, which is Blocking here).
+//
+// The rules:
+//
+//  1. Each worker counts its progress (progressState.progress): at every
+//     clock read, about every checkPeriod while it runs tasks or forks,
+//     and whenever it comes out of a park. None of it is on a fork or join
+//     path: a clock read is already the slow path of a tick.
+//  2. The monitor, one goroutine per pool, samples every monitorTick while
+//     any worker is awake. A worker is blocked at a sample if it is not
+//     parked idle, not dormant, not inside Blocking (compensated already),
+//     and its progress has not moved for stillSamples samples in a row: it
+//     runs a task that neither forks nor ends, or it is parked as a joiner
+//     (a waiting worker runs only its own invocation's work) and nothing
+//     woke it. A sample that comes late (the process got no processor)
+//     counts for nothing.
+//  3. The pool starves when work waits (a root in the injector, a task on
+//     a deque or the shared queue) while no worker searches, no worker is
+//     parked idle, and more workers are blocked than the monitor has
+//     spares out, and the scheduler confirms it: fewer goroutines run or
+//     wait for a processor (runtime/metrics) than the pool has awake
+//     workers, so some are truly blocked, not computing. Then it activates
+//     one spare per sample (blocking.go's set, up to maxSpares with
+//     Blocking's), at once if a processor is free, else at most one per
+//     starveTick. A worker in a long serial leaf runs, and gets no spare;
+//     while the program's other goroutines keep every processor busy, the
+//     confirmation may not come, and the blocked work waits for a free
+//     processor as a goroutine would wait for one.
+//  4. When fewer workers are blocked than the monitor has spares out, it
+//     retires the excess, newest first: each finishes the task it runs and
+//     goes dormant.
+//  5. When every worker is parked or dormant and the monitor has no spare
+//     out, it sleeps until a worker wakes (unpark kicks it): an idle pool
+//     uses no CPU.
+//
+// So a spare starts two to three monitorTicks after a worker blocks while
+// work waits and a processor is free, and one more for each further spare
+// the same blockage needs: the first of 8 functions that sleep on a
+// one-worker pool gets its spare within about 3 ms, the last within 25. Work hidden in a blocked
+// worker's lazy frames or open spawn batch is not seen: those only it can
+// publish (Blocking does, as does Tasks.Go, which forks eagerly).
+const (
+	monitorTick  = time.Millisecond
+	stillSamples = 2 // samples in a row without progress that make a worker blocked
+	starveTick   = 100 * time.Millisecond
+)
+
+// MaxSpares bounds the compensating workers a pool lends at once, through
+// Blocking and its monitor together: every worker's ID is below
+// Workers()+MaxSpares, the size of a per-worker table that spares may
+// index too.
+const MaxSpares = maxSpares
+
+// progressState is a worker's part in the monitor's samples.
+type progressState struct {
+	progress atomic.Uint64 // rule 1; written by the worker's goroutine only
+	blocking atomic.Bool   // inside Blocking: compensated already
+	inTasks  []*Tasks      // the sets whose tasks run on the worker's stack, innermost last (tasks.go)
+}
+
+// madeProgress counts one unit of w's progress (rule 1). Only w's
+// goroutine calls it.
+func (w *Worker) madeProgress() { w.progress.Store(w.progress.Load() + 1) }
+
+// monitor is a pool's blocking monitor's state.
+type monitor struct {
+	mu      sync.Mutex // held while the monitor activates a spare, and by Close to stop it
+	stopped bool       // guarded by mu
+	asleep  atomic.Bool
+	kick    chan struct{} // capacity 1
+
+	// The monitor goroutine's own.
+	spares  []*Worker // spares it activated and has not retired, oldest first
+	last    []uint64  // each live worker's progress at the last sample
+	still   []int     // each live worker's samples in a row without progress
+	sampled time.Duration
+	parked  []uint8 // sample's scratch
+	starved time.Duration
+	sched   [3]metrics.Sample
+}
+
+// startMonitor starts p's monitor goroutine (New).
+func (p *Pool) startMonitor() {
+	p.mon.kick = make(chan struct{}, 1)
+	p.wg.Add(1)
+	go p.monitorLoop()
+}
+
+// wakeMonitor wakes the monitor if it sleeps (rule 5): a worker calls it
+// when it comes out of a park.
+func (p *Pool) wakeMonitor() {
+	if m := &p.mon; m.asleep.Load() && m.asleep.CompareAndSwap(true, false) {
+		select {
+		case m.kick <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// stopMonitor makes the monitor exit, and keeps it from activating spares
+// from now on (Close, once no invocation runs).
+func (p *Pool) stopMonitor() {
+	m := &p.mon
+	m.mu.Lock()
+	m.stopped = true
+	m.mu.Unlock()
+	select {
+	case m.kick <- struct{}{}:
+	default:
+	}
+}
+
+// allParked reports whether every live worker is parked or dormant.
+func (p *Pool) allParked() bool {
+	return p.sleep.idle() >= p.size+int(p.spares.active.Load())
+}
+
+func (p *Pool) monitorLoop() {
+	defer p.wg.Done()
+	m := &p.mon
+	timer := time.NewTimer(monitorTick)
+	defer timer.Stop()
+	for {
+		if len(m.spares) == 0 && p.allParked() {
+			m.asleep.Store(true)
+			if p.allParked() {
+				<-m.kick
+			}
+			m.asleep.Store(false)
+		} else {
+			timer.Reset(monitorTick)
+			select {
+			case <-timer.C:
+			case <-m.kick:
+			}
+		}
+		m.mu.Lock()
+		stopped := m.stopped
+		m.mu.Unlock()
+		if stopped {
+			return
+		}
+		p.sample()
+	}
+}
+
+// sample is one look of the monitor (rules 2 to 4).
+func (p *Pool) sample() {
+	m := &p.mon
+	ws := p.live()
+	for len(m.last) < len(ws) {
+		m.last = append(m.last, ^uint64(0))
+		m.still = append(m.still, 0)
+	}
+	// A sample that comes late, the monitor's timer overshooting, says
+	// that the process got no processor for a while: the workers' progress
+	// stalled with it, and counts for nothing.
+	t := now()
+	late := t-m.sampled > 3*monitorTick
+	m.sampled = t
+	// Who is parked, and how: the sleep protocol's state, under its lock.
+	idleParked := 0
+	parked := m.parked[:0] // 0 awake, 1 parked idle or dormant, 2 parked joining
+	for range ws {
+		parked = append(parked, 0)
+	}
+	m.parked = parked
+	p.sleep.mu.Lock()
+	for i, x := range ws {
+		if x.isParked {
+			if x.joining {
+				parked[i] = 2
+			} else {
+				parked[i] = 1
+				idleParked++
+			}
+		}
+	}
+	p.sleep.mu.Unlock()
+	p.spares.mu.Lock()
+	for i, x := range ws {
+		if x.spare && x.dormant {
+			parked[i] = 1
+		}
+	}
+	p.spares.mu.Unlock()
+
+	blocked, awake := 0, 0
+	for i, x := range ws {
+		if parked[i] != 1 {
+			awake++
+		}
+		prog := x.progress.Load()
+		if prog != m.last[i] || late || parked[i] == 1 || x.blocking.Load() {
+			m.still[i] = 0
+		} else if m.still[i]++; m.still[i] >= stillSamples {
+			blocked++
+		}
+		m.last[i] = prog
+	}
+	if blocked < len(m.spares) {
+		for _, s := range m.spares[blocked:] {
+			p.retireSpare(s)
+		}
+		clear(m.spares[blocked:])
+		m.spares = m.spares[:blocked]
+		return
+	}
+	if blocked == len(m.spares) || idleParked > 0 || searchingOf(p.sleep.counts.Load()) > 0 || !p.workWaits(ws) {
+		m.starved = 0
+		return
+	}
+	if m.starved == 0 {
+		m.starved = t
+	}
+	// Evidence from the scheduler: some awake worker neither runs nor
+	// waits for a processor (it is blocked), and a processor is free. A
+	// worker that computes for long without a clock read (a long serial
+	// leaf) runs: it gets no spare.
+	running, runnable, procs := p.schedCounts()
+	if running+runnable-1 >= uint64(awake) {
+		return
+	}
+	if running+runnable > procs && t-m.starved < starveTick {
+		return
+	}
+	m.starved = t
+	m.mu.Lock()
+	if !m.stopped {
+		if s := p.activateSpare(); s != nil {
+			m.spares = append(m.spares, s)
+		}
+	}
+	m.mu.Unlock()
+}
+
+// workWaits reports whether any queue or deque of p holds a task.
+func (p *Pool) workWaits(ws []*Worker) bool {
+	if !p.injector.empty() {
+		return true
+	}
+	if p.mode == SharedQueue {
+		return !p.shared.empty()
+	}
+	for _, w := range ws {
+		if w.deque.Len() > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// schedCounts reads the goroutines running (the monitor among them) and
+// runnable, and GOMAXPROCS, from runtime/metrics.
+func (p *Pool) schedCounts() (running, runnable, procs uint64) {
+	s := &p.mon.sched
+	if s[0].Name == "" {
+		s[0].Name = "/sched/goroutines/runnable:goroutines"
+		s[1].Name = "/sched/goroutines/running:goroutines"
+		s[2].Name = "/sched/gomaxprocs:threads"
+	}
+	metrics.Read(s[:])
+	return s[1].Value.Uint64(), s[0].Value.Uint64(), s[2].Value.Uint64()
+}

@@ -1,0 +1,730 @@
+package forkjoin
+
+import (
+	"context"
+	"math/bits"
+	"sync/atomic"
+	"unsafe"
+)
+
+// Strand mode: what the race detector sees.
+//
+// The race detector orders two accesses when a chain of synchronization
+// events (a goroutine's start, a channel operation, a lock, an atomic)
+// leads from one to the other, and everything one goroutine does is
+// ordered by its program order. The scheduler runs a fork nobody steals
+// inline, one branch after the other on one goroutine, and its deques,
+// latches and sleep protocol synchronize workers at every steal: the
+// detector would see most logically parallel branches as ordered, and miss
+// their races. So in race builds (raceStrands) a pool runs every
+// invocation in strand mode instead, unless the FJKIT_RACE environment
+// variable says "scheduler" when the pool is made:
+//
+//   - Every strand of the fork-join program (an invocation's root, each
+//     side of a join, a spawned task, a scope's task, a loop's piece) runs
+//     on a goroutine of its own, started by the strand that forks it with a
+//     go statement: the detector's fork edge. The parent's continuation
+//     runs on the parent's goroutine; nothing else runs on a strand's
+//     goroutine, so its history is its own and its parent's up to the fork.
+//   - A strand ends with RaceRelease on its record; the strand that joins
+//     it waits for it with its synchronization hidden (RaceDisable), then
+//     RaceAcquire on the record: the join edge, at the join point.
+//   - Whatever the strands share besides the user's data is touched only
+//     with synchronization hidden (the counters and the registry below), or
+//     passed along fork and join edges (a strand's Worker, results, handles
+//     to spawned tasks); a joined strand's Worker is reused only by the
+//     strand that joined it. So the edges the detector sees are exactly the
+//     program's: fork to child, child to join.
+//
+// A fork starts its child concurrently while fewer than concurrentStrands
+// strands run so (real interleavings), and otherwise waits for it at once,
+// hidden, before the continuation runs (then the goroutines alive are the
+// fork depth). Past maxLiveStrands live strand goroutines (the detector
+// allows 8128 goroutines at once) a fork runs its child inline, ordered: a
+// race in so deep a recursion can hide. A loop runs as at most
+// loopStrands strands of contiguous pieces, the first on the caller.
+
+// strandState is a strand Worker's own state. Only its strand touches it.
+type strandState struct {
+	// free are joined children's Workers, for the next forks to reuse
+	// (at most freeWorkers).
+	free []*Worker
+	// open are the strand's Spawn and Func.Fork handles not yet joined,
+	// oldest first: a task's end joins those it left (strandTask).
+	open []*strand
+	// scoped are tasks spawned into scopes (S.Go, Func.Go) that no
+	// scope's end has joined yet: a strand hands its own to the strand
+	// that joins it, up to the scope's owner, whose Scope joins them.
+	scoped []scopedStrand
+}
+
+// A strand is a forked child: its record, and the token of its join edge.
+type strand struct {
+	w      *Worker
+	done   chan struct{}
+	pe     *PanicError
+	j      *job // the record of a Spawn or Func.Fork handle
+	scoped []scopedStrand
+	ran    bool // joined: done was received, and the edge acquired
+}
+
+type scopedStrand struct {
+	s  *S
+	st *strand
+}
+
+const (
+	maxLiveStrands = 4096
+	loopStrands    = 64
+	freeWorkers    = 1 // joined children's Workers a strand keeps: each keeps its own
+)
+
+// concurrentStrands is how many strands may run concurrently; beyond
+// that, a fork waits for its child before its continuation runs. Race
+// builds set it (race.go).
+var concurrentStrands int64
+
+// strandsLive counts live strand goroutines, strandsRunning those started
+// concurrently; both are touched only with synchronization hidden.
+var strandsLive, strandsRunning atomic.Int64
+
+// strandCounter adds d to c, hidden from the race detector.
+func strandCounter(c *atomic.Int64, d int64) int64 {
+	raceDisable()
+	n := c.Add(d)
+	raceEnable()
+	return n
+}
+
+// newStrandWorker returns a Worker for a strand forked by w (nil for an
+// invocation's root) in invocation inv.
+func newStrandWorker(p *Pool, w *Worker, inv *invocation) *Worker {
+	var cw *Worker
+	if w != nil {
+		rs := w.strandState()
+		if n := len(rs.free); n > 0 {
+			cw = rs.free[n-1]
+			rs.free[n-1] = nil
+			rs.free = rs.free[:n-1]
+		}
+	}
+	if cw == nil {
+		cw = &Worker{pool: p, shared: false}
+		cw.setStrandState(&strandState{})
+	}
+	if w != nil {
+		cw.id = w.id
+	}
+	cw.inv = inv
+	return cw
+}
+
+// forkStrand starts run as a strand forked by w (nil for a root) in
+// invocation inv, on the Worker it returns in the strand's record.
+func forkStrand(p *Pool, w *Worker, inv *invocation, run func(cw *Worker)) *strand {
+	cw := newStrandWorker(p, w, inv)
+	st := &strand{w: cw, done: make(chan struct{})}
+	if strandCounter(&strandsLive, 1) > maxLiveStrands && w != nil {
+		strandCounter(&strandsLive, -1)
+		rs := w.strandState()
+		rs.free = append(rs.free, cw)
+		st.w = w
+		runStrand(st, run, false, true) // inline, on w's goroutine: ordered
+		return st
+	}
+	concurrent := strandCounter(&strandsRunning, 1) <= concurrentStrands
+	if !concurrent {
+		strandCounter(&strandsRunning, -1)
+	}
+	go func() {
+		cw.bindStrand()
+		runStrand(st, run, concurrent, false)
+	}()
+	if !concurrent {
+		raceDisable()
+		<-st.done
+		raceEnable()
+	}
+	return st
+}
+
+// runStrand runs a strand's body as a task (strandTask), records its
+// panic, and ends the strand: the release of its join edge, then its
+// bookkeeping, hidden. An inline strand runs on its parent's goroutine and
+// Worker, where the scope tasks it spawns stay.
+func runStrand(st *strand, run func(cw *Worker), concurrent, inline bool) {
+	cw := st.w
+	defer func() {
+		if !inline {
+			rs := cw.strandState()
+			st.scoped, rs.scoped = rs.scoped, nil
+		}
+		raceRelease(unsafe.Pointer(st))
+		raceDisable()
+		if !inline {
+			cw.unbindStrand()
+			strandsLive.Add(-1)
+			if concurrent {
+				strandsRunning.Add(-1)
+			}
+		}
+		close(st.done)
+		raceEnable()
+	}()
+	strandTask(cw, func() { run(cw) }, &st.pe)
+}
+
+// strandTask runs body as a task on strand Worker w: it joins the Spawn
+// and Func.Fork handles the task leaves unjoined, and stores in *out the
+// task's panic (a Goexit's too, which goes on unwinding after it) as a
+// *PanicError, or the first of theirs.
+func strandTask(w *Worker, body func(), out **PanicError) {
+	rs := w.strandState()
+	mark := len(rs.open)
+	ok := false
+	var pe *PanicError
+	defer func() {
+		if !ok {
+			if v := recover(); v != nil {
+				pe = asPanicError(v)
+			} else {
+				pe = goexitPanic()
+			}
+		}
+		for len(rs.open) > mark {
+			st := rs.open[len(rs.open)-1]
+			rs.open = rs.open[:len(rs.open)-1]
+			w.joinStrand(st)
+			st.j.panic = st.pe
+			if pe == nil {
+				pe = st.pe
+			}
+		}
+		*out = pe
+	}()
+	body()
+	ok = true
+}
+
+// joinStrand is the join of st, a strand w forked: it waits for st with
+// its synchronization hidden, then acquires st's release, takes over the
+// scope tasks st left, and keeps st's Worker for its next fork.
+func (w *Worker) joinStrand(st *strand) {
+	if st.ran {
+		return
+	}
+	st.ran = true
+	raceDisable()
+	<-st.done
+	raceEnable()
+	raceAcquire(unsafe.Pointer(st))
+	if w == nil {
+		return
+	}
+	rs := w.strandState()
+	rs.scoped = append(rs.scoped, st.scoped...)
+	st.scoped = nil
+	if st.w == w {
+		return // run inline
+	}
+	if len(rs.free) < freeWorkers {
+		rs.free = append(rs.free, st.w)
+	}
+	st.w = nil
+}
+
+// bindStrand records the calling goroutine as w's, hidden from the race
+// detector: in w.g for w.check, and in the strand registry for Current.
+func (w *Worker) bindStrand() {
+	raceDisable()
+	g := goroutineID()
+	w.g.Store(g)
+	strandRegistry.set(g, w)
+	raceEnable()
+}
+
+// unbindStrand undoes bindStrand; the caller has hidden its
+// synchronization.
+func (w *Worker) unbindStrand() {
+	strandRegistry.set(w.g.Load(), nil)
+	w.g.Store(0)
+}
+
+// strandCurrent returns the strand Worker whose goroutine is the caller,
+// or nil.
+func strandCurrent() *Worker {
+	raceDisable()
+	w := strandRegistry.get(goroutineID())
+	raceEnable()
+	return w
+}
+
+// strandRegistry maps goroutine descriptors to strand Workers: a table with
+// linear probing whose slots, once claimed by a descriptor, keep it (the
+// runtime reuses descriptors, and never frees them), so that it needs no
+// lock. Only a strand's goroutine sets its own slot. A goroutine that finds
+// no free slot is not entered: Current then returns nil on it, and par
+// calls it makes run as invocations of the default pool of their own.
+var strandRegistry *strandTable // made in race builds (race.go)
+
+type strandTable struct {
+	slots [1 << 15]struct {
+		g atomic.Uintptr
+		w atomic.Pointer[Worker]
+	}
+}
+
+func (t *strandTable) home(g uintptr) int {
+	return int((uint64(g) * 0x9E3779B97F4A7C15) >> (64 - 15))
+}
+
+func (t *strandTable) set(g uintptr, w *Worker) {
+	for i, n := t.home(g), 0; n < 256; i, n = (i+1)&(len(t.slots)-1), n+1 {
+		s := &t.slots[i]
+		if k := s.g.Load(); k == g || k == 0 && s.g.CompareAndSwap(0, g) || s.g.Load() == g {
+			s.w.Store(w)
+			return
+		}
+	}
+}
+
+func (t *strandTable) get(g uintptr) *Worker {
+	for i, n := t.home(g), 0; n < 256; i, n = (i+1)&(len(t.slots)-1), n+1 {
+		s := &t.slots[i]
+		switch s.g.Load() {
+		case g:
+			return s.w.Load()
+		case 0:
+			return nil
+		}
+	}
+	return nil
+}
+
+// strandInvoke is Invoke and InvokeContext (ctx not nil) on a pool in
+// strand mode: fn runs as a strand forked by the caller; called from a
+// task of p, it runs inline on the calling strand instead, as a nested
+// invocation (the caller waits for it: it is no parallel strand).
+func strandInvoke[T any](p *Pool, ctx context.Context, fn func(*Worker) T) (r T, pe *PanicError, late bool) {
+	if w := strandCurrent(); w != nil && w.pool == p {
+		return strandInvokeNested(w, ctx, fn)
+	}
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		if p.isDefault {
+			return strandInvoke(Default(), ctx, fn) // replaced (retire)
+		}
+		panic(ErrClosed)
+	}
+	p.active.Add(1)
+	p.mu.Unlock()
+	defer p.active.Done()
+	inv := &invocation{ctx: ctx}
+	if ctx != nil {
+		if ctx.Err() != nil {
+			inv.canceled.Store(true)
+		} else {
+			defer context.AfterFunc(ctx, inv.cancel)()
+		}
+	}
+	st := forkStrand(p, nil, inv, func(cw *Worker) {
+		if !inv.canceled.Load() { // canceled before it started: start nothing
+			r = fn(cw)
+		}
+	})
+	(*Worker)(nil).joinStrand(st)
+	return r, st.pe, ctx != nil && ctx.Err() != nil
+}
+
+// strandInvokeNested is strandInvoke from a task of the pool, on w: as
+// invokeInline, fn runs as a nested invocation, canceled with w's and by
+// ctx (nil for Invoke: w's context).
+func strandInvokeNested[T any](w *Worker, ctx context.Context, fn func(*Worker) T) (r T, pe *PanicError, late bool) {
+	saved := w.inv
+	inv := saved
+	if ctx == nil || ctx == saved.ctx {
+		ctx = saved.ctx
+		if ctx != nil && ctx.Err() != nil {
+			saved.cancel() // ahead of its AfterFunc
+		}
+	} else {
+		inv = &invocation{ctx: ctx}
+		switch {
+		case saved.canceled.Load() || ctx.Err() != nil:
+			inv.canceled.Store(true)
+		default:
+			defer context.AfterFunc(ctx, inv.cancel)()
+			if saved.ctx != nil {
+				defer context.AfterFunc(saved.ctx, inv.cancel)()
+			}
+		}
+	}
+	w.inv = inv
+	defer func() { w.inv = saved }()
+	strandTask(w, func() { r = fn(w) }, &pe)
+	return r, pe, ctx != nil && ctx.Err() != nil
+}
+
+// strandJoin is Join (and Func.Join, name) in strand mode: fb is the
+// forked child, fa the continuation, on w.
+func strandJoin[A, B any](w *Worker, fa func(*Worker) A, fb func(*Worker) B, name string) (a A, b B) {
+	w.check(name)
+	if w.Canceled() {
+		return a, b
+	}
+	var rb B
+	st := forkStrand(w.pool, w, w.inv, func(cw *Worker) { rb = fb(cw) })
+	done := false
+	defer func() {
+		if !done { // a panic in fa, or runtime.Goexit
+			var pe *PanicError
+			if v := recover(); v != nil {
+				pe = asPanicError(v)
+			}
+			w.joinStrand(st)
+			if pe != nil {
+				panic(pe)
+			}
+		}
+	}()
+	a = fa(w)
+	done = true
+	w.joinStrand(st)
+	if st.pe != nil {
+		panic(st.pe)
+	}
+	return a, rb
+}
+
+// strandSpawn is Spawn in strand mode.
+func strandSpawn[T any](w *Worker, fn func(*Worker) T) Future[T] {
+	if fn == nil {
+		panic("forkjoin.Spawn: fn is nil")
+	}
+	w.check("forkjoin.Spawn")
+	if w.Canceled() {
+		return Future[T]{gen: 1}
+	}
+	j := &closureJob[T]{}
+	j.run, j.owner, j.key = j, w, typeKey[closureJob[T]]()
+	st := forkStrand(w.pool, w, w.inv, func(cw *Worker) { j.res = fn(cw) })
+	st.j = &j.job
+	rs := w.strandState()
+	rs.open = append(rs.open, st)
+	return Future[T]{j: j, gen: j.gen}
+}
+
+// strandJoinHandle is Future.Join and Forked.Join in strand mode, for j,
+// whose handle's generation is gen (kind names the handle for messages).
+// It reports whether j ran: false for a handle that started nothing.
+func strandJoinHandle(w *Worker, j *job, gen uint32, kind string) bool {
+	if j == nil {
+		if gen == 0 {
+			panic("forkjoin: Join of a zero " + kind + "; use the one Spawn or Func.Fork returned")
+		}
+		return false // the invocation was canceled
+	}
+	if j.gen != gen {
+		panic("forkjoin: " + kind + " joined twice")
+	}
+	if j.owner != w || !w.onOwnGoroutine() {
+		panic("forkjoin: " + kind + " joined on another worker than the one that spawned it; join it from the spawning task")
+	}
+	j.gen++
+	rs := w.strandState()
+	for i := len(rs.open) - 1; i >= 0; i-- {
+		if st := rs.open[i]; st.j == j {
+			rs.open = append(rs.open[:i], rs.open[i+1:]...)
+			w.joinStrand(st)
+			j.panic = st.pe
+			break
+		}
+	}
+	// Not open: joined when the spawning task ended (strandTask).
+	if j.panic != nil {
+		panic(j.panic)
+	}
+	return true
+}
+
+// strandFork is Func.Fork in strand mode.
+func strandFork[A, R any](f *Func[A, R], w *Worker, a A) Forked[A, R] {
+	w.check("forkjoin.Func.Fork")
+	if w.Canceled() {
+		return Forked[A, R]{gen: 1}
+	}
+	j := &funcJob[A, R]{arg: a}
+	j.run, j.owner, j.key = j, w, unsafe.Pointer(f)
+	st := forkStrand(w.pool, w, w.inv, func(cw *Worker) { j.res = f.fn(cw, a) })
+	st.j = &j.job
+	rs := w.strandState()
+	rs.open = append(rs.open, st)
+	return Forked[A, R]{j: j, gen: j.gen}
+}
+
+// strandScope is Scope in strand mode: body runs on w as a task, each
+// s.Go as a strand, and the scope's end joins them all.
+func strandScope(w *Worker, body func(*S)) {
+	w.check("forkjoin.Scope")
+	s := &S{w: w, inv: w.inv, limit: 1 << 62}
+	finished := false
+	defer func() {
+		if !finished { // runtime.Goexit: the tasks must not outlive the scope
+			w.joinScope(s)
+			s.ended.Store(true)
+		}
+	}()
+	var pe *PanicError
+	strandTask(w, func() { body(s) }, &pe)
+	if tpe := w.joinScope(s); pe == nil {
+		pe = tpe
+	}
+	finished = true
+	s.ended.Store(true)
+	if pe != nil {
+		panic(pe)
+	}
+}
+
+// joinScope joins every task of s that w holds, and those they hand over
+// as they are joined, and returns the first panic among them.
+func (w *Worker) joinScope(s *S) (pe *PanicError) {
+	rs := w.strandState()
+	for i := 0; i < len(rs.scoped); {
+		e := rs.scoped[i]
+		if e.s != s {
+			i++
+			continue
+		}
+		last := len(rs.scoped) - 1
+		rs.scoped[i] = rs.scoped[last]
+		rs.scoped[last] = scopedStrand{}
+		rs.scoped = rs.scoped[:last]
+		w.joinStrand(e.st)
+		if pe == nil {
+			pe = e.st.pe
+		}
+	}
+	return pe
+}
+
+// strandGo is S.Go, S.GoFrom and Func.Go in strand mode: fn is spawned as
+// a strand of the calling strand (w, or the caller's if w is nil), in s's
+// invocation; name is the entry point, for messages.
+func strandGo(s *S, w *Worker, fn func(*Worker), name string) {
+	if s.ended.Load() {
+		panic(name + ": the scope has ended (Scope returned); spawn only while Scope is running")
+	}
+	if w == nil {
+		if w = strandCurrent(); w == nil || w.pool != s.w.pool {
+			panic(name + ": called from a goroutine that is not a worker of the scope's pool; spawn from the scope's body or its tasks")
+		}
+	} else {
+		w.check(name)
+		if w.pool != s.w.pool {
+			panic(name + ": w is a worker of another pool than the scope's; spawn from the scope's body or its tasks, with their worker")
+		}
+	}
+	if s.inv.canceled.Load() {
+		return
+	}
+	st := forkStrand(w.pool, w, s.inv, fn)
+	rs := w.strandState()
+	rs.scoped = append(rs.scoped, scopedStrand{s, st})
+}
+
+// strandDo is Do in strand mode.
+func strandDo(w *Worker, fns []func(*Worker)) {
+	Scope(w, func(s *S) {
+		for _, fn := range fns[1:] {
+			strandGo(s, w, fn, "forkjoin.Do")
+		}
+		fns[0](w)
+	})
+}
+
+// strandLoop runs units [0, n) of a loop on w as at most loopStrands
+// strands of contiguous units, forked in index order, and joins them;
+// piece(cw, k, a, b, stop) runs units [a, b) as strand k, and should stop
+// between units once stop reports true (a piece has panicked) or the
+// invocation is canceled. It re-raises the first panic, in index order.
+func strandLoop(w *Worker, n uint64, piece func(cw *Worker, k int, a, b uint64, stop func() bool)) {
+	k := min(n, loopStrands)
+	bound := func(i uint64) uint64 {
+		hi, lo := bits.Mul64(i, n)
+		q, _ := bits.Div64(hi, lo, k)
+		return q
+	}
+	// panicked is shared by the strands, touched only with
+	// synchronization hidden.
+	var panicked atomic.Bool
+	stop := func() bool {
+		raceDisable()
+		p := panicked.Load()
+		raceEnable()
+		return p
+	}
+	sts := make([]*strand, 0, k)
+	defer func() { // also when runtime.Goexit unwinds us
+		var pe *PanicError
+		for _, st := range sts {
+			w.joinStrand(st)
+			if pe == nil {
+				pe = st.pe
+			}
+		}
+		if pe != nil {
+			panic(pe)
+		}
+	}()
+	for i := uint64(0); i < k && !stop() && !w.Canceled(); i++ {
+		a, b, ki := bound(i), bound(i+1), int(i)
+		sts = append(sts, forkStrand(w.pool, w, w.inv, func(cw *Worker) {
+			ok := false
+			defer func() {
+				if !ok {
+					raceDisable()
+					panicked.Store(true)
+					raceEnable()
+				}
+			}()
+			piece(cw, ki, a, b, stop)
+			ok = true
+		}))
+	}
+}
+
+// strandForRange is For (each) and ForRange (rng) in strand mode.
+func strandForRange(w *Worker, lo, hi, grain int, each func(*Worker, int), rng func(*Worker, int, int), name string) {
+	w.check(name)
+	if hi <= lo {
+		return
+	}
+	n := uint64(span(lo, hi))
+	units := n // indices, or with a grain, pieces of grain indices
+	if grain > 0 {
+		units = (n + uint64(grain) - 1) / uint64(grain)
+	}
+	strandLoop(w, units, func(cw *Worker, _ int, a, b uint64, stop func() bool) {
+		for u := a; u < b && !stop() && !cw.Canceled(); u++ {
+			if each != nil {
+				each(cw, lo+int(u))
+				continue
+			}
+			if grain == 0 {
+				rng(cw, lo+int(a), lo+int(b))
+				return
+			}
+			x := lo + int(u*uint64(grain))
+			rng(cw, x, x+min(grain, int(span(x, hi))))
+		}
+	})
+}
+
+// strandReduce is Reduce and ReduceW in strand mode. It combines over
+// Reduce's tree, so that it gives the bits the scheduler gives: the range
+// is cut into blocks of c indices, c the least power of two that makes at
+// most loopStrands of them, each block (and the last, shorter one) a
+// subtree of Reduce's tree, computed serially as one strand; and the tree
+// over the blocks is the tree's top. (A node of the tree of more than c
+// indices starts at a multiple of c and splits at one, since its left part
+// is a power of two larger than or equal to c; so every node ends at a
+// multiple of c or at the range's end, and the nodes of c indices or fewer
+// are the blocks.)
+func strandReduce[T any](w *Worker, name string, lo, hi int, zero T, mapf func(int) T, mapw func(*Worker, int) T, combine func(x, y T) T) T {
+	w.check(name)
+	if hi <= lo {
+		return zero
+	}
+	n := uint64(span(lo, hi))
+	c := uint64(1)
+	for (n-1)/c+1 > loopStrands {
+		c <<= 1
+	}
+	res := make([]T, (n-1)/c+1)
+	strandLoop(w, uint64(len(res)), func(cw *Worker, _ int, a, b uint64, stop func() bool) {
+		leaf := func(u uint64) T {
+			if mapf != nil {
+				return mapf(lo + int(u))
+			}
+			return mapw(cw, lo+int(u))
+		}
+		for k := a; k < b && !stop() && !cw.Canceled(); k++ {
+			res[k] = strandTree(k*c, min(c, n-k*c), leaf, combine)
+		}
+	})
+	return strandTree(0, uint64(len(res)), func(k uint64) T { return res[k] }, combine)
+}
+
+// strandTree returns Reduce's tree over units [a, a+m), m > 0, computing
+// unit u as leaf(u).
+func strandTree[T any](a, m uint64, leaf func(u uint64) T, combine func(x, y T) T) T {
+	if m == 1 {
+		return leaf(a)
+	}
+	p := uint64(1) << (bits.Len64(m-1) - 1) // the largest power of two below m
+	return combine(strandTree(a, p, leaf, combine), strandTree(a+p, m-p, leaf, combine))
+}
+
+// strandInvokePlain is Invoke in strand mode.
+func strandInvokePlain[T any](p *Pool, fn func(*Worker) T) T {
+	r, pe, _ := strandInvoke(p, nil, fn)
+	if pe != nil {
+		panic(pe)
+	}
+	return r
+}
+
+// strandInvokeContext is InvokeContext in strand mode, past its checks.
+func strandInvokeContext[T any](ctx context.Context, p *Pool, fn func(*Worker) T) (T, error) {
+	var zero T
+	r, pe, late := strandInvoke(p, ctx, fn)
+	if pe != nil {
+		if canceledBy(pe, ctx) {
+			return zero, ctx.Err()
+		}
+		panic(pe)
+	}
+	if late {
+		return zero, ctx.Err()
+	}
+	return r, nil
+}
+
+// strandTasksGo is Tasks.Go in strand mode: fn runs as a strand of its
+// own, always concurrently with the strand that started it (a set's tasks
+// may block on each other, as goroutines may), and Wait joins it.
+func strandTasksGo(t *Tasks, w *Worker, fn func(*Worker)) {
+	cw := newStrandWorker(w.pool, w, w.inv)
+	st := &strand{w: cw, done: make(chan struct{})}
+	strandCounter(&strandsLive, 1)
+	t.mu.Lock()
+	t.strands = append(t.strands, st)
+	t.mu.Unlock()
+	go func() {
+		cw.bindStrand()
+		runStrand(st, fn, false, false)
+	}()
+}
+
+// strandTasksWait joins the strands of t's tasks, those they start
+// meanwhile included, and records their panics for Wait; w is the waiting
+// strand's Worker, or nil for an ordinary goroutine.
+func strandTasksWait(t *Tasks, w *Worker) {
+	for {
+		t.mu.Lock()
+		sts := t.strands
+		t.strands = nil
+		t.mu.Unlock()
+		if len(sts) == 0 {
+			return
+		}
+		for _, st := range sts {
+			w.joinStrand(st)
+			if st.pe != nil {
+				t.record(st.pe)
+			}
+		}
+	}
+}

@@ -1,0 +1,243 @@
+package forkjoin
+
+import (
+	"slices"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+)
+
+// Tasks is a set of tasks started one at a time, with Go or Submit, and
+// waited for together, with Wait: a scope whose start and end are separate
+// calls, for code that cannot put its spawns in one body (par.Group, the
+// errgroup of this module, is built on it). The zero value is ready; a
+// Tasks must not be copied once used. Any number of goroutines and tasks
+// may start tasks and wait at once.
+//
+// Unlike a scope's spawns, a task Go starts is stealable at once, never
+// held back in a lazy frame or a spawn batch: a task started from a task
+// that then blocks (on a channel another of the set's tasks serves, say)
+// is there for an idle worker, or for a compensating worker the pool adds
+// when its workers are blocked (see Blocking), to run.
+//
+// The set does not end the invocation's life: the tasks Go starts belong
+// to the calling task's invocation, but that invocation's Invoke returns
+// without waiting for them. Call Wait before the task that started them
+// returns, as with errgroup's goroutines.
+type Tasks struct {
+	pending atomic.Int64 // started, not finished
+	sleepy  atomic.Bool  // a waiter may be parked; finish takes mu when pending reaches 0
+	panic   atomic.Pointer[PanicError]
+
+	mu      sync.Mutex
+	waiters []*Worker  // workers that armed the set in Wait; guarded by mu
+	cond    *sync.Cond // on mu: waits of ordinary goroutines
+	strands []*strand  // strand mode: the tasks started and not yet waited for; guarded by mu
+}
+
+// tasksJob is a task of a Tasks, as a job record on a deque.
+type tasksJob struct {
+	job
+	fn  func(*Worker)
+	set *Tasks
+}
+
+// Go starts fn in the set, as a task of the invocation whose task runs on
+// w, and returns at once, having made the task stealable: an idle worker
+// may start it before Go returns. w must be the calling task's worker. A
+// panic in fn, or runtime.Goexit, is recorded for Wait. Once the invocation
+// is canceled Go starts nothing and reports false; otherwise it reports
+// true.
+//
+// A Go costs an eager fork: a push on w's deque, a wake-up check, and, when
+// w itself runs the task (Wait, or a join, takes it back), a pop; the
+// record comes from w's free records, so in steady state nothing is
+// allocated beyond fn's closure.
+func (t *Tasks) Go(w *Worker, fn func(w *Worker)) bool {
+	if fn == nil {
+		panic("forkjoin.Tasks.Go: fn is nil")
+	}
+	w.check("forkjoin.Tasks.Go")
+	if w.Canceled() {
+		return false
+	}
+	if raceStrands && w.inStrand() {
+		strandTasksGo(t, w, fn)
+		return true
+	}
+	t.pending.Add(1)
+	var j *tasksJob
+	if r := w.cacheGet(typeKey[tasksJob]()); r != nil {
+		j = (*tasksJob)(unsafe.Pointer(r)) // the key is the record's type
+	} else {
+		j = &tasksJob{}
+		j.run, j.owner, j.key = j, w, typeKey[tasksJob]()
+	}
+	j.fn, j.set = fn, t
+	w.fork(&j.job)
+	return true
+}
+
+func (j *tasksJob) execute(w *Worker) {
+	fn, t := j.fn, j.set
+	j.fn, j.set = nil, nil
+	pe := t.run(w, fn)
+	w.flushStats()
+	w.release(&j.job)
+	t.record(pe)
+	t.finish()
+}
+
+func (j *tasksJob) abandon(w *Worker) {
+	t := j.set
+	j.fn, j.set = nil, nil
+	w.flushStats()
+	t.record(goexitPanic())
+	t.finish()
+}
+
+// Submit starts fn in the set as an invocation of its own on p, from any
+// goroutine, and returns at once: Invoke without the wait. It panics with
+// ErrClosed if p is closed. Use Go from a task: Submit's task is a root,
+// which workers waiting inside other invocations never run.
+func (t *Tasks) Submit(p *Pool, fn func(w *Worker)) {
+	if fn == nil {
+		panic("forkjoin.Tasks.Submit: fn is nil")
+	}
+	if p == nil {
+		panic("forkjoin.Tasks.Submit: p is nil")
+	}
+	t.pending.Add(1)
+	root := func(w *Worker) struct{} {
+		pe := t.run(w, fn)
+		t.record(pe)
+		t.finish()
+		return struct{}{}
+	}
+	ok := false
+	defer func() {
+		if !ok { // ErrClosed: nothing started
+			t.finish()
+		}
+	}()
+	for submit(p, root, nil) == nil {
+		p = Default() // a default pool Default has replaced
+	}
+	ok = true
+}
+
+// run runs fn, a task of t, on w as a task of its own, and returns its
+// panic. While it runs, t is on w's list of sets it runs tasks of (Within).
+func (t *Tasks) run(w *Worker, fn func(*Worker)) *PanicError {
+	n := len(w.inTasks)
+	w.inTasks = append(w.inTasks, t)
+	defer func() { // also when runtime.Goexit unwinds fn
+		clear(w.inTasks[n:])
+		w.inTasks = w.inTasks[:n]
+	}()
+	_, pe := call(w, func(w *Worker) struct{} {
+		fn(w)
+		return struct{}{}
+	})
+	return pe
+}
+
+// Within reports whether the task running on w, the calling task's
+// worker, is one of t's, or runs inside one with no task of another set
+// between (a par call in it, say): Wait there would wait for itself. It
+// looks at the innermost set only, so that the check costs the same at
+// any depth of a recursion with a set per level.
+func (t *Tasks) Within(w *Worker) bool {
+	return w != nil && len(w.inTasks) > 0 && w.inTasks[len(w.inTasks)-1] == t
+}
+
+// record keeps pe, if it is the first panic of the set's tasks.
+func (t *Tasks) record(pe *PanicError) {
+	if pe != nil {
+		t.panic.CompareAndSwap(nil, pe)
+	}
+}
+
+// finish counts a task down and, when it was the last and somebody may be
+// waiting, wakes the waiters. Sequential consistency pairs a waiter's
+// store to sleepy before its load of pending with our decrement before our
+// load of sleepy: one of us sees the other.
+func (t *Tasks) finish() {
+	if t.pending.Add(-1) != 0 || !t.sleepy.Load() {
+		return
+	}
+	t.mu.Lock()
+	ws := t.waiters
+	t.waiters = nil
+	if t.cond != nil {
+		t.cond.Broadcast()
+	}
+	t.mu.Unlock()
+	for _, w := range ws {
+		w.wakeOwner()
+	}
+}
+
+// Pending returns the number of the set's tasks that have started and not
+// finished: a snapshot.
+func (t *Tasks) Pending() int { return int(t.pending.Load()) }
+
+// Wait returns once every task started in the set has finished, including
+// those the tasks start in it while Wait waits. Called from a task (w its
+// worker), it runs the set's tasks that are still on w's deque, helps with
+// the invocation's other work, and otherwise parks, holding no processor;
+// the pool counts a worker parked there as blocked, and lends a
+// compensating worker while work waits that it cannot take (see Blocking).
+// Called from an ordinary goroutine, w is nil. Wait then re-raises the
+// first panic of the set's tasks as a *PanicError, once, and clears it: the
+// set may be used again.
+//
+// Do not call Wait from one of the set's own tasks: it would wait for
+// itself.
+func (t *Tasks) Wait(w *Worker) {
+	if raceStrands {
+		strandTasksWait(t, w)
+	}
+	if w == nil {
+		t.mu.Lock()
+		if t.cond == nil {
+			t.cond = sync.NewCond(&t.mu)
+		}
+		t.sleepy.Store(true)
+		for t.pending.Load() != 0 {
+			t.cond.Wait()
+		}
+		t.mu.Unlock()
+	} else {
+		w.check("forkjoin.Tasks.Wait")
+		if t.Within(w) {
+			panic("forkjoin.Tasks.Wait: called from one of the set's own tasks, which it would wait for; wait from the code that started them")
+		}
+		if t.pending.Load() != 0 {
+			w.waitFor(tasksProbe{t, w}, nil)
+		}
+	}
+	if pe := t.panic.Swap(nil); pe != nil {
+		panic(pe)
+	}
+}
+
+// tasksProbe is a worker's wait for a set (Worker.waitFor).
+type tasksProbe struct {
+	t *Tasks
+	w *Worker
+}
+
+func (p tasksProbe) done() bool { return p.t.pending.Load() == 0 }
+
+// arm lists the waiting worker for finish to wake.
+func (p tasksProbe) arm() bool {
+	t := p.t
+	t.mu.Lock()
+	if !slices.Contains(t.waiters, p.w) {
+		t.waiters = append(t.waiters, p.w)
+	}
+	t.sleepy.Store(true)
+	t.mu.Unlock()
+	return t.pending.Load() != 0
+}
