@@ -110,6 +110,8 @@ func (w *Worker) tickCheck() {
 func (w *Worker) checkClock() (t time.Duration, read bool) {
 	if w.checksLeft--; w.checksLeft <= 0 {
 		t, read = w.readClock(), true
+	} else {
+		w.answerMonitor()
 	}
 	w.ticksLeft = min(w.ticksPerRead, checkStride-1)
 	return t, read

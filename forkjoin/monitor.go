@@ -23,9 +23,12 @@ import (
 // The rules:
 //
 //  1. Each worker counts its progress (progressState.progress): at every
-//     clock read, about every checkPeriod while it runs tasks or forks,
-//     and whenever it comes out of a park. None of it is on a fork or join
-//     path: a clock read is already the slow path of a tick.
+//     clock read, about every checkPeriod while it runs tasks or forks; at
+//     its first check (every checkStride ticks at most) after a sample
+//     asked (progressState.asked), so that a worker whose ticks slow down,
+//     queuing for a lock say, still answers within a few ticks; and
+//     whenever it comes out of a park. None of it is on a fork or join
+//     path: a check is already the slow path of a tick.
 //  2. The monitor, one goroutine per pool, samples every monitorTick while
 //     any worker is awake. A worker is blocked at a sample if it is not
 //     parked idle, not dormant, not inside Blocking (compensated already),
@@ -36,19 +39,24 @@ import (
 //     counts for nothing.
 //  3. The pool starves when work waits (a root in the injector, a task on
 //     a deque or the shared queue) while no worker searches, no worker is
-//     parked idle, and more workers are blocked than the monitor has
-//     spares out, and the scheduler confirms it: fewer goroutines run or
-//     wait for a processor (runtime/metrics) than the pool has awake
-//     workers, so some are truly blocked, not computing. Then it activates
-//     one spare per sample (blocking.go's set, up to maxSpares with
-//     Blocking's), at once if a processor is free, else at most one per
-//     starveTick. A worker in a long serial leaf runs, and gets no spare;
-//     while the program's other goroutines keep every processor busy, the
-//     confirmation may not come, and the blocked work waits for a free
-//     processor as a goroutine would wait for one.
+//     parked idle, no awake worker made progress since the last sample,
+//     and more workers are blocked than the monitor has spares out, and
+//     the scheduler confirms it: fewer goroutines run or wait for a
+//     processor (runtime/metrics) than the pool has awake workers, so some
+//     are truly blocked, not computing. Then it activates one spare per
+//     sample (blocking.go's set, up to maxSpares with Blocking's), at once
+//     if a processor is free, else at most one per starveTick. Workers
+//     that queue for a lock another worker holds get no spare while the
+//     holder moves: more workers would only add contenders. A worker in a
+//     long serial leaf runs, and gets no spare; while the program's other
+//     goroutines keep every processor busy, the confirmation may not come,
+//     and the blocked work waits for a free processor as a goroutine would
+//     wait for one.
 //  4. When fewer workers are blocked than the monitor has spares out, it
 //     retires the excess, newest first: each finishes the task it runs and
-//     goes dormant.
+//     goes dormant. A retired spare still finishing its task counts as
+//     lent in rule 3: a long task would otherwise make room for a new
+//     spare at every sample.
 //  5. When every worker is parked or dormant and the monitor has no spare
 //     out, it sleeps until a worker wakes (unpark kicks it): an idle pool
 //     uses no CPU.
@@ -61,7 +69,7 @@ import (
 // publish (Blocking does, as does Tasks.Go, which forks eagerly).
 const (
 	monitorTick  = time.Millisecond
-	stillSamples = 2 // samples in a row without progress that make a worker blocked
+	stillSamples = 10 // samples in a row without progress that make a worker blocked
 	starveTick   = 100 * time.Millisecond
 )
 
@@ -74,6 +82,7 @@ const MaxSpares = maxSpares
 // progressState is a worker's part in the monitor's samples.
 type progressState struct {
 	progress atomic.Uint64 // rule 1; written by the worker's goroutine only
+	asked    atomic.Bool   // set by the monitor at a sample; the worker's next check answers (rule 1)
 	blocking atomic.Bool   // inside Blocking: compensated already
 	inTasks  []*Tasks      // the sets whose tasks run on the worker's stack, innermost last (tasks.go)
 }
@@ -81,6 +90,16 @@ type progressState struct {
 // madeProgress counts one unit of w's progress (rule 1). Only w's
 // goroutine calls it.
 func (w *Worker) madeProgress() { w.progress.Store(w.progress.Load() + 1) }
+
+// answerMonitor counts progress if the monitor asked since w's last
+// answer (rule 1): one atomic load per check, a store per sample. Only w's
+// goroutine calls it.
+func (w *Worker) answerMonitor() {
+	if w.asked.Load() {
+		w.asked.Store(false)
+		w.madeProgress()
+	}
+}
 
 // monitor is a pool's blocking monitor's state.
 type monitor struct {
@@ -96,7 +115,7 @@ type monitor struct {
 	sampled time.Duration
 	parked  []uint8 // sample's scratch
 	starved time.Duration
-	sched   [3]metrics.Sample
+	sched   [2]metrics.Sample
 }
 
 // startMonitor starts p's monitor goroutine (New).
@@ -197,20 +216,27 @@ func (p *Pool) sample() {
 		}
 	}
 	p.sleep.mu.Unlock()
+	winding := 0 // retired spares still finishing a task: lent, though no longer in m.spares
 	p.spares.mu.Lock()
 	for i, x := range ws {
 		if x.spare && x.dormant {
 			parked[i] = 1
+		} else if x.spare && x.retired.Load() {
+			winding++
 		}
 	}
 	p.spares.mu.Unlock()
 
-	blocked, awake := 0, 0
+	blocked, awake, moved := 0, 0, false
 	for i, x := range ws {
 		if parked[i] != 1 {
 			awake++
 		}
 		prog := x.progress.Load()
+		x.asked.Store(true)
+		if prog != m.last[i] && parked[i] != 1 {
+			moved = true
+		}
 		if prog != m.last[i] || late || parked[i] == 1 || x.blocking.Load() {
 			m.still[i] = 0
 		} else if m.still[i]++; m.still[i] >= stillSamples {
@@ -226,7 +252,7 @@ func (p *Pool) sample() {
 		m.spares = m.spares[:blocked]
 		return
 	}
-	if blocked == len(m.spares) || idleParked > 0 || searchingOf(p.sleep.counts.Load()) > 0 || !p.workWaits(ws) {
+	if moved || blocked <= len(m.spares)+winding || idleParked > 0 || searchingOf(p.sleep.counts.Load()) > 0 || !p.workWaits(ws) {
 		m.starved = 0
 		return
 	}
@@ -237,11 +263,11 @@ func (p *Pool) sample() {
 	// waits for a processor (it is blocked), and a processor is free. A
 	// worker that computes for long without a clock read (a long serial
 	// leaf) runs: it gets no spare.
-	running, runnable, procs := p.schedCounts()
+	running, runnable := p.schedCounts()
 	if running+runnable-1 >= uint64(awake) {
 		return
 	}
-	if running+runnable > procs && t-m.starved < starveTick {
+	if running+runnable > 1 && (len(m.spares)+winding > 0 || t-m.starved < starveTick) {
 		return
 	}
 	m.starved = t
@@ -271,14 +297,13 @@ func (p *Pool) workWaits(ws []*Worker) bool {
 }
 
 // schedCounts reads the goroutines running (the monitor among them) and
-// runnable, and GOMAXPROCS, from runtime/metrics.
-func (p *Pool) schedCounts() (running, runnable, procs uint64) {
+// runnable from runtime/metrics.
+func (p *Pool) schedCounts() (running, runnable uint64) {
 	s := &p.mon.sched
 	if s[0].Name == "" {
 		s[0].Name = "/sched/goroutines/runnable:goroutines"
 		s[1].Name = "/sched/goroutines/running:goroutines"
-		s[2].Name = "/sched/gomaxprocs:threads"
 	}
 	metrics.Read(s[:])
-	return s[1].Value.Uint64(), s[0].Value.Uint64(), s[2].Value.Uint64()
+	return s[1].Value.Uint64(), s[0].Value.Uint64()
 }

@@ -654,7 +654,28 @@ func strandReduce[T any](w *Worker, name string, lo, hi int, zero T, mapf func(i
 			res[k] = strandTree(k*c, min(c, n-k*c), leaf, combine)
 		}
 	})
-	return strandTree(0, uint64(len(res)), func(k uint64) T { return res[k] }, combine)
+	return strandTop(w, 0, uint64(len(res)), res, combine)
+}
+
+// strandTop combines res[a:a+m], m > 0, over Reduce's tree, the left
+// subtree of each node as a strand forked by w's: the combines of
+// different subtrees are parallel strands, as the scheduler may run them.
+func strandTop[T any](w *Worker, a, m uint64, res []T, combine func(x, y T) T) T {
+	if m == 1 {
+		return res[a]
+	}
+	p := uint64(1) << (bits.Len64(m-1) - 1) // the largest power of two below m
+	var x T
+	st := forkStrand(w.pool, w, w.inv, func(cw *Worker) { x = strandTop(cw, a, p, res, combine) })
+	var y T
+	func() {
+		defer w.joinStrand(st) // a panic here too: the strand ends before it goes on
+		y = strandTop(w, a+p, m-p, res, combine)
+	}()
+	if st.pe != nil {
+		panic(st.pe)
+	}
+	return combine(x, y)
 }
 
 // strandTree returns Reduce's tree over units [a, a+m), m > 0, computing
@@ -692,25 +713,49 @@ func strandInvokeContext[T any](ctx context.Context, p *Pool, fn func(*Worker) T
 	return r, nil
 }
 
-// strandTasksGo is Tasks.Go in strand mode: fn runs as a strand of its
-// own, always concurrently with the strand that started it (a set's tasks
-// may block on each other, as goroutines may), and Wait joins it.
-func strandTasksGo(t *Tasks, w *Worker, fn func(*Worker)) {
-	cw := newStrandWorker(w.pool, w, w.inv)
+// strandTasksStart is Tasks.Go (w the calling strand's Worker) and
+// Tasks.Submit (w nil: fn is a root of an invocation of its own on p) in
+// strand mode: fn runs as a strand of its own, always concurrently with
+// the code that started it (a set's tasks may block on each other, as
+// goroutines may), and Wait joins it. The set's count is kept with its
+// synchronization hidden: an end must not order the code after the next
+// start after the task that ended, which errgroup's Go does not either.
+// (The set's lock is taken at a start, by the parent, and at the last end
+// only.) The caller has checked p for Submit.
+func strandTasksStart(t *Tasks, p *Pool, w *Worker, fn func(*Worker)) {
+	inv := &invocation{}
+	if w != nil {
+		inv = w.inv
+	}
+	cw := newStrandWorker(p, w, inv)
 	st := &strand{w: cw, done: make(chan struct{})}
-	strandCounter(&strandsLive, 1)
+	raceDisable()
+	strandsLive.Add(1)
+	t.pending.Add(1)
+	raceEnable()
 	t.mu.Lock()
 	t.strands = append(t.strands, st)
 	t.mu.Unlock()
 	go func() {
 		cw.bindStrand()
-		runStrand(st, fn, false, false)
+		runStrand(st, func(cw *Worker) {
+			cw.inTasks = append(cw.inTasks, t) // for Within
+			defer func() { cw.inTasks = cw.inTasks[:len(cw.inTasks)-1] }()
+			fn(cw)
+		}, false, false)
+		raceDisable()
+		n := t.pending.Add(-1)
+		raceEnable()
+		t.finished(n) // after the strand ended: Wait's count, then its join
+		if w == nil {
+			p.active.Done()
+		}
 	}()
 }
 
-// strandTasksWait joins the strands of t's tasks, those they start
-// meanwhile included, and records their panics for Wait; w is the waiting
-// strand's Worker, or nil for an ordinary goroutine.
+// strandTasksWait joins the strands of t's tasks, which have all ended
+// (Wait waited for the set's count first), and records their panics for
+// Wait; w is the waiting strand's Worker, or nil for an ordinary goroutine.
 func strandTasksWait(t *Tasks, w *Worker) {
 	for {
 		t.mu.Lock()
@@ -727,4 +772,22 @@ func strandTasksWait(t *Tasks, w *Worker) {
 			}
 		}
 	}
+}
+
+// strandSubmit is Tasks.Submit in strand mode: it reports false if p is a
+// default pool that Default has replaced, and panics with ErrClosed if p
+// is closed; otherwise fn runs as a root strand (strandTasksStart).
+func strandSubmit(t *Tasks, p *Pool, fn func(*Worker)) bool {
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		if p.isDefault {
+			return false
+		}
+		panic(ErrClosed)
+	}
+	p.active.Add(1)
+	p.mu.Unlock()
+	strandTasksStart(t, p, nil, fn)
+	return true
 }

@@ -62,7 +62,7 @@ func (t *Tasks) Go(w *Worker, fn func(w *Worker)) bool {
 		return false
 	}
 	if raceStrands && w.inStrand() {
-		strandTasksGo(t, w, fn)
+		strandTasksStart(t, w.pool, w, fn)
 		return true
 	}
 	t.pending.Add(1)
@@ -106,6 +106,12 @@ func (t *Tasks) Submit(p *Pool, fn func(w *Worker)) {
 	}
 	if p == nil {
 		panic("forkjoin.Tasks.Submit: p is nil")
+	}
+	if raceStrands && p.strandPool() {
+		for !strandSubmit(t, p, fn) {
+			p = Default() // a default pool Default has replaced
+		}
+		return
 	}
 	t.pending.Add(1)
 	root := func(w *Worker) struct{} {
@@ -162,8 +168,11 @@ func (t *Tasks) record(pe *PanicError) {
 // waiting, wakes the waiters. Sequential consistency pairs a waiter's
 // store to sleepy before its load of pending with our decrement before our
 // load of sleepy: one of us sees the other.
-func (t *Tasks) finish() {
-	if t.pending.Add(-1) != 0 || !t.sleepy.Load() {
+func (t *Tasks) finish() { t.finished(t.pending.Add(-1)) }
+
+// finished is finish after the decrement, n the count it left.
+func (t *Tasks) finished(n int64) {
+	if n != 0 || !t.sleepy.Load() {
 		return
 	}
 	t.mu.Lock()
@@ -195,10 +204,13 @@ func (t *Tasks) Pending() int { return int(t.pending.Load()) }
 // Do not call Wait from one of the set's own tasks: it would wait for
 // itself.
 func (t *Tasks) Wait(w *Worker) {
-	if raceStrands {
-		strandTasksWait(t, w)
+	if w != nil {
+		w.check("forkjoin.Tasks.Wait")
+		if t.Within(w) {
+			panic("forkjoin.Tasks.Wait: called from one of the set's own tasks, which it would wait for; wait from the code that started them")
+		}
 	}
-	if w == nil {
+	if w == nil || raceStrands && w.inStrand() { // a strand is a goroutine of its own: it may block
 		t.mu.Lock()
 		if t.cond == nil {
 			t.cond = sync.NewCond(&t.mu)
@@ -208,14 +220,11 @@ func (t *Tasks) Wait(w *Worker) {
 			t.cond.Wait()
 		}
 		t.mu.Unlock()
-	} else {
-		w.check("forkjoin.Tasks.Wait")
-		if t.Within(w) {
-			panic("forkjoin.Tasks.Wait: called from one of the set's own tasks, which it would wait for; wait from the code that started them")
-		}
-		if t.pending.Load() != 0 {
-			w.waitFor(tasksProbe{t, w}, nil)
-		}
+	} else if t.pending.Load() != 0 {
+		w.waitFor(tasksProbe{t, w}, nil)
+	}
+	if raceStrands {
+		strandTasksWait(t, w) // every strand has ended: join them, for the detector's edges
 	}
 	if pe := t.panic.Swap(nil); pe != nil {
 		panic(pe)

@@ -26,6 +26,9 @@ func slowFor(n int, body func(i int, w *forkjoin.Worker)) {
 // from a task every body sees the task's pool's worker (issue 38: a
 // documented nil, not a worker for every body).
 func TestCurrentInBodies(t *testing.T) {
+	if strandMode() {
+		t.Skip("strand mode has no serial start: every body runs in a strand")
+	}
 	const n = 200
 	var nilIn, workerIn atomic.Int32
 	var first *forkjoin.Worker
@@ -62,6 +65,9 @@ func TestCurrentInBodies(t *testing.T) {
 // *forkjoin.PanicError and the caller goes on; in a body the calling
 // goroutine runs itself it ends that goroutine, as in a plain loop.
 func TestGoexitInBodies(t *testing.T) {
+	if strandMode() {
+		t.Skip("strand mode has no serial start: no body runs on the caller's goroutine")
+	}
 	if forkjoin.Default().Workers() < 2 {
 		t.Skip("needs a default pool of two workers or more")
 	}

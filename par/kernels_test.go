@@ -235,6 +235,9 @@ func TestCheapCallsStaySerial(t *testing.T) {
 // a millisecond: they must reach the pool, whatever their length. (A word
 // count by Reduce over 64 chunks of the input used to run serially.)
 func TestCostlyCallsGoParallel(t *testing.T) {
+	if strandMode() {
+		t.Skip("strand mode runs every call in strands, and counts no scheduler tasks")
+	}
 	p := forkjoin.Default()
 	if p.Workers() < 2 {
 		t.Skip("one worker: every call is serial")
@@ -444,14 +447,15 @@ func TestChunkNearMaxInt(t *testing.T) {
 		var mu sync.Mutex
 		var total uint64
 		var bad [][2]int
-		var t0 time.Time
+		var t0 atomic.Int64 // the first piece's start, in ns since epoch; pieces run in parallel
 		var paused atomic.Bool
+		epoch := time.Now()
 		par.ForRange(n, func(lo, hi int) {
 			if lo == 0 {
-				t0 = time.Now()
+				t0.Store(int64(time.Since(epoch)))
 			}
 			if lo >= 1<<54 && paused.CompareAndSwap(false, true) {
-				for time.Since(t0) < 11*time.Microsecond {
+				for time.Since(epoch)-time.Duration(t0.Load()) < 11*time.Microsecond {
 				}
 			}
 			mu.Lock()

@@ -16,7 +16,11 @@ const strandPieces = 64
 // strandPlan is start's plan in strand mode: nothing ran serially, and the
 // rest runs as a fork-join loop of at most strandPieces pieces.
 func strandPlan(n int) plan {
-	return plan{done: 0, n: n, grain: max(1, (n+strandPieces-1)/strandPieces), w: forkjoin.Current()}
+	grain := n / strandPieces // not (n+strandPieces-1)/strandPieces, which overflows near MaxInt
+	if n%strandPieces != 0 {
+		grain++
+	}
+	return plan{done: 0, n: n, grain: max(1, grain), w: forkjoin.Current()}
 }
 
 // strandSortMax is the length up to which the comparison sorts sort in
