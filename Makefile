@@ -25,10 +25,17 @@ all: test
 # pools of par, algos and cmd run in strand mode, where the detector sees
 # every race between forked strands; forkjoin's own tests run the
 # scheduler, with its synchronization visible to the detector, except its
-# strand tests (Strand, RaceReport), which the -cpu run skips.
+# strand tests (Strand, RaceReport), which the -cpu run skips. par's tests
+# then run once more on the scheduler (FJKIT_RACE=scheduler), beside the
+# -cpu run, which leaves a CPU free for most of its time.
 test: vet apicheck
 	$(GO) test -race -short -count=1 -timeout 9m $(PKGS)
-	$(GO) test -race -short -count=1 -timeout 9m -cpu 1,4 -skip 'Strand|RaceReport' $(CONC_PKGS)
+	@FJKIT_RACE=scheduler $(GO) test -race -short -count=1 -timeout 9m ./par/ > .par-scheduler.log 2>&1 & pid=$$!; \
+	echo "FJKIT_RACE=scheduler $(GO) test -race -short -count=1 -timeout 9m ./par/ (beside the next)"; \
+	echo "$(GO) test -race -short -count=1 -timeout 9m -cpu 1,4 -skip 'Strand|RaceReport' $(CONC_PKGS)"; \
+	$(GO) test -race -short -count=1 -timeout 9m -cpu 1,4 -skip 'Strand|RaceReport' $(CONC_PKGS); s=$$?; \
+	wait $$pid; p=$$?; sed 's/^/scheduler: /' .par-scheduler.log; rm -f .par-scheduler.log; \
+	test $$s -eq 0 && test $$p -eq 0
 
 vet:
 	$(GO) vet $(PKGS)
