@@ -69,7 +69,7 @@ bench:
 
 # Long concurrency runs (no -short): the full stress sizes, three times, under -race.
 stress:
-	$(GO) test -race -count=3 -timeout 60m -run 'Stress|Race|Linear|Exactly|Concurrent|UTS' $(CONC_PKGS) ./algos/
+	$(GO) test -race -count=3 -timeout 60m -run 'Stress|Race|Linear|Exactly|Concurrent|UTS|LongerThanMaxInt' $(CONC_PKGS) ./algos/
 	FJKIT_CHAOS=60s $(GO) test -race -count=1 -timeout 20m -run 'Chaos' ./forkjoin/
 
 # A short fuzz of each fuzz target (go test -fuzz takes one target at a time).
