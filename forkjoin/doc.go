@@ -150,17 +150,17 @@
 // parked waiting for a task) while work waits that no idle or searching
 // worker will take, it lends a compensating worker, one more per sample
 // while the blockage lasts, and retires them when it ends. So a spare
-// starts 2 to 3 ms after the pool stalls, sooner than Go's sysmon retakes a
-// P from a long system call at its slowest and far sooner than .NET's
-// thread pool injects a thread on starvation. A spare is lent only when the
+// starts about 10 ms after the pool stalls (ten samples, a millisecond
+// apart, in which no awake worker moved), far sooner than .NET's thread
+// pool injects a thread on starvation. A spare is lent only when the
 // scheduler confirms it (fewer goroutines run or wait for a processor than
 // the pool has awake workers, so some are truly blocked): a task that
-// computes for long without forking gets none. It is lent at once while a
-// processor is free, at most one every 100 ms otherwise; while the
-// program's other goroutines keep every processor busy the confirmation
-// may not come, and the blocked work waits for a processor. The
-// monitor costs nothing on the fork and join paths (a worker counts its
-// progress at its clock reads and wake-ups), and sleeps while every worker
+// computes for long without forking gets none. It is lent at once while no
+// other goroutine runs; while one does (it may be what the blocked workers
+// wait for, a long task holding their lock, say), at most one spare is
+// out, lent after 100 ms. The monitor costs nothing on the fork and join
+// paths (a worker counts its progress at its clock reads, at its first
+// check after a sample, and at wake-ups), and sleeps while every worker
 // is parked: an idle pool uses no CPU. Wrapped in Blocking, a wait gets its
 // compensating worker at once, without the monitor's delay; use it where
 // the wait is known.

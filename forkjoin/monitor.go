@@ -44,14 +44,16 @@ import (
 //     the scheduler confirms it: fewer goroutines run or wait for a
 //     processor (runtime/metrics) than the pool has awake workers, so some
 //     are truly blocked, not computing. Then it activates one spare per
-//     sample (blocking.go's set, up to maxSpares with Blocking's), at once
-//     if a processor is free, else at most one per starveTick. Workers
-//     that queue for a lock another worker holds get no spare while the
-//     holder moves: more workers would only add contenders. A worker in a
-//     long serial leaf runs, and gets no spare; while the program's other
-//     goroutines keep every processor busy, the confirmation may not come,
-//     and the blocked work waits for a free processor as a goroutine would
-//     wait for one.
+//     sample (blocking.go's set, up to maxSpares with Blocking's) while no
+//     other goroutine runs; while one does, it may be what the blocked
+//     workers wait for (a long task that holds their lock, say), so a
+//     spare is lent only when none is out, a starveTick after the pool
+//     began to starve. Workers that queue for a lock another worker holds
+//     get no spare while the holder moves: more workers would only add
+//     contenders. A worker in a long serial leaf runs, and gets no spare;
+//     while the program's other goroutines keep every processor busy, the
+//     confirmation may not come, and the blocked work waits for a free
+//     processor as a goroutine would wait for one.
 //  4. When fewer workers are blocked than the monitor has spares out, it
 //     retires the excess, newest first: each finishes the task it runs and
 //     goes dormant. A retired spare still finishing its task counts as
@@ -61,10 +63,11 @@ import (
 //     out, it sleeps until a worker wakes (unpark kicks it): an idle pool
 //     uses no CPU.
 //
-// So a spare starts two to three monitorTicks after a worker blocks while
-// work waits and a processor is free, and one more for each further spare
-// the same blockage needs: the first of 8 functions that sleep on a
-// one-worker pool gets its spare within about 3 ms, the last within 25. Work hidden in a blocked
+// So a spare starts stillSamples+1 monitorTicks (about 11 ms) after the
+// pool stalls while work waits and no other goroutine runs, and each
+// further spare the same blockage needs as long again: the last of 8
+// functions that sleep on a one-worker pool gets its spare within about
+// 90 ms. Work hidden in a blocked
 // worker's lazy frames or open spawn batch is not seen: those only it can
 // publish (Blocking does, as does Tasks.Go, which forks eagerly).
 const (
@@ -260,13 +263,14 @@ func (p *Pool) sample() {
 		m.starved = t
 	}
 	// Evidence from the scheduler: some awake worker neither runs nor
-	// waits for a processor (it is blocked), and a processor is free. A
-	// worker that computes for long without a clock read (a long serial
-	// leaf) runs: it gets no spare.
+	// waits for a processor (it is blocked). A worker that computes for
+	// long without a check (a long serial leaf) runs: it gets no spare.
 	running, runnable := p.schedCounts()
 	if running+runnable-1 >= uint64(awake) {
 		return
 	}
+	// Another goroutine runs (the monitor is one of running): rule 3's
+	// single spare, after starveTick.
 	if running+runnable > 1 && (len(m.spares)+winding > 0 || t-m.starved < starveTick) {
 		return
 	}
