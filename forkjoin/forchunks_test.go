@@ -140,8 +140,8 @@ func TestForRangeLongerThanMaxInt(t *testing.T) {
 			t.Run(mode.String()+"/grain="+itoa(g), func(t *testing.T) {
 				if testing.Short() && g == 0 && mode == forkjoin.WorkStealing {
 					// Adaptive pieces of at most 1/65536 of what is left
-					// make some 10 million body calls over 2^63 indices:
-					// 20-50 s under -race. make stress runs it.
+					// make some 10 million body calls over 2^63 indices,
+					// a long run under -race: make stress runs it.
 					t.Skip("10 million adaptive pieces; run without -short")
 				}
 				p := newPool(t, forkjoin.Workers(2), forkjoin.WithMode(mode))

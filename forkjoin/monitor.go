@@ -65,11 +65,9 @@ import (
 //
 // So a spare starts stillSamples+1 monitorTicks (about 11 ms) after the
 // pool stalls while work waits and no other goroutine runs, and each
-// further spare the same blockage needs as long again: the last of 8
-// functions that sleep on a one-worker pool gets its spare within about
-// 90 ms. Work hidden in a blocked
-// worker's lazy frames or open spawn batch is not seen: those only it can
-// publish (Blocking does, as does Tasks.Go, which forks eagerly).
+// further spare the same blockage needs as long again. Work hidden in a
+// blocked worker's lazy frames or open spawn batch is not seen: those only
+// it can publish (Blocking does, as does Tasks.Go, which forks eagerly).
 const (
 	monitorTick  = time.Millisecond
 	stillSamples = 10 // samples in a row without progress that make a worker blocked
@@ -282,22 +280,6 @@ func (p *Pool) sample() {
 		}
 	}
 	m.mu.Unlock()
-}
-
-// workWaits reports whether any queue or deque of p holds a task.
-func (p *Pool) workWaits(ws []*Worker) bool {
-	if !p.injector.empty() {
-		return true
-	}
-	if p.mode == SharedQueue {
-		return !p.shared.empty()
-	}
-	for _, w := range ws {
-		if w.deque.Len() > 0 {
-			return true
-		}
-	}
-	return false
 }
 
 // schedCounts reads the goroutines running (the monitor among them) and

@@ -157,6 +157,12 @@ func (p *Pool) isClosed() bool {
 func (p *Pool) hasWork(w *Worker) bool {
 	ws := p.live()
 	w.probes += uint64(len(ws))
+	return p.workWaits(ws)
+}
+
+// workWaits reports whether the injector, the shared queue or one of ws's
+// deques holds a task (hasWork, and the blocking monitor's samples).
+func (p *Pool) workWaits(ws []*Worker) bool {
 	if !p.injector.empty() {
 		return true
 	}

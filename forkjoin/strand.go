@@ -664,7 +664,7 @@ func strandTop[T any](w *Worker, a, m uint64, res []T, combine func(x, y T) T) T
 	if m == 1 {
 		return res[a]
 	}
-	p := uint64(1) << (bits.Len64(m-1) - 1) // the largest power of two below m
+	p := treeLeft(m)
 	var x T
 	st := forkStrand(w.pool, w, w.inv, func(cw *Worker) { x = strandTop(cw, a, p, res, combine) })
 	var y T
@@ -678,13 +678,17 @@ func strandTop[T any](w *Worker, a, m uint64, res []T, combine func(x, y T) T) T
 	return combine(x, y)
 }
 
+// treeLeft is the size of the left subtree of Reduce's tree over m > 1
+// units: the largest power of two below m.
+func treeLeft(m uint64) uint64 { return 1 << (bits.Len64(m-1) - 1) }
+
 // strandTree returns Reduce's tree over units [a, a+m), m > 0, computing
 // unit u as leaf(u).
 func strandTree[T any](a, m uint64, leaf func(u uint64) T, combine func(x, y T) T) T {
 	if m == 1 {
 		return leaf(a)
 	}
-	p := uint64(1) << (bits.Len64(m-1) - 1) // the largest power of two below m
+	p := treeLeft(m)
 	return combine(strandTree(a, p, leaf, combine), strandTree(a+p, m-p, leaf, combine))
 }
 
