@@ -30,7 +30,7 @@
 // testing.T.FailNow does) cannot be stopped from ending its goroutine: the
 // worker carries on in a new goroutine, and the tasks the exit cut short
 // (that task and any it was running beneath on the same worker) fail with a
-// *PanicError about Goexit, so nobody waits for them for ever. Prefer
+// *PanicError whose Value is ErrGoexit, so nobody waits for them for ever. Prefer
 // t.Error in tasks, and check results after Invoke returns.
 //
 // # Scheduling

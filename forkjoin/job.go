@@ -9,7 +9,7 @@ import (
 // w, records a panic instead of propagating it, and signals completion.
 type executor interface {
 	execute(w *Worker)
-	// abandon completes the job with errGoexit when its goroutine is being
+	// abandon completes the job with ErrGoexit when its goroutine is being
 	// ended by runtime.Goexit before execute could finish (see
 	// Worker.runJob).
 	abandon(w *Worker)

@@ -395,7 +395,7 @@ func TestInlineSpawnEndsAsATask(t *testing.T) {
 			}()
 			name := fmt.Sprintf("%s, sibling %v", exit, sibling)
 			if exit == "goexit" {
-				if pe, ok := v.(*PanicError); !ok || pe.Value != errGoexit {
+				if pe, ok := v.(*PanicError); !ok || pe.Value != ErrGoexit {
 					t.Errorf("%s: Run panicked with %#v, want a *PanicError about Goexit", name, v)
 				}
 			} else if v != nil {

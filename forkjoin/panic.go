@@ -126,12 +126,13 @@ func canceledBy(pe *PanicError, ctx context.Context) bool {
 	return ctx.Err() != nil && errors.As(pe, &ce)
 }
 
-// errGoexit is the panic value a joiner sees for a task whose goroutine was
-// ended by runtime.Goexit (testing.T.FailNow calls it), or that was running
-// on the same worker's stack beneath such a task.
-var errGoexit = errors.New("forkjoin: runtime.Goexit called in a task on this worker; the task did not finish")
+// ErrGoexit is the Value of the *PanicError a joiner sees for a task whose
+// goroutine was ended by runtime.Goexit (testing.T.FailNow calls it), or
+// that was running on the same worker's stack beneath such a task:
+// errors.Is(err, ErrGoexit) tells such a failure from a panic.
+var ErrGoexit = errors.New("forkjoin: runtime.Goexit called in a task on this worker; the task did not finish")
 
-func goexitPanic() *PanicError { return &PanicError{Value: errGoexit, Stack: debug.Stack()} }
+func goexitPanic() *PanicError { return &PanicError{Value: ErrGoexit, Stack: debug.Stack()} }
 
 // asPanicError wraps a recovered value. A *PanicError from a nested join is
 // passed on as it is: it already holds the original value and stack. A nil

@@ -1,7 +1,6 @@
 package par_test
 
 import (
-	"errors"
 	"runtime"
 	"sync/atomic"
 	"testing"
@@ -61,41 +60,60 @@ func TestCurrentInBodies(t *testing.T) {
 	})
 }
 
-// A runtime.Goexit in a body the pool runs fails the call with a
-// *forkjoin.PanicError and the caller goes on; in a body the calling
-// goroutine runs itself it ends that goroutine, as in a plain loop.
+// A runtime.Goexit in a body of a call from an ordinary goroutine ends that
+// goroutine, whether the body ran in the caller (the serial start) or on
+// the pool, and only once every body has stopped (issue 38, item 5: the
+// pool's bodies failed the call with a *forkjoin.PanicError instead).
 func TestGoexitInBodies(t *testing.T) {
-	if strandMode() {
-		t.Skip("strand mode has no serial start: no body runs on the caller's goroutine")
+	// goexitIn runs slowFor from a goroutine of its own, body exit calling
+	// runtime.Goexit, and reports whether the goroutine ended without a
+	// panic and without returning, and how many bodies were still running
+	// when it ended.
+	goexitIn := func(exit func(i int, w *forkjoin.Worker) bool) (ended bool, running int32, v any) {
+		var inBody atomic.Int32
+		done := make(chan struct{})
+		go func() {
+			returned := false
+			defer func() {
+				v = recover()
+				ended = !returned && v == nil
+				running = inBody.Load()
+				close(done)
+			}()
+			slowFor(200, func(i int, w *forkjoin.Worker) {
+				inBody.Add(1)
+				defer inBody.Add(-1)
+				if exit(i, w) {
+					runtime.Goexit()
+				}
+			})
+			returned = true
+		}()
+		<-done
+		return ended, running, v
 	}
-	if forkjoin.Default().Workers() < 2 {
-		t.Skip("needs a default pool of two workers or more")
-	}
-	v := func() (v any) {
-		defer func() { v = recover() }()
-		slowFor(200, func(i int, w *forkjoin.Worker) {
-			if w != nil {
-				runtime.Goexit()
-			}
+	t.Run("serial-start", func(t *testing.T) {
+		if strandMode() {
+			t.Skip("strand mode has no serial start: no body runs on the caller's goroutine")
+		}
+		ended, running, v := goexitIn(func(i int, w *forkjoin.Worker) bool { return i == 0 && w == nil })
+		if !ended || running != 0 {
+			t.Errorf("a Goexit in the body the caller ran: ended %v, %d bodies running, recovered %v; want the goroutine ended", ended, running, v)
+		}
+	})
+	t.Run("pool", func(t *testing.T) {
+		if forkjoin.Default().Workers() < 2 && !strandMode() {
+			t.Skip("needs a default pool of two workers or more")
+		}
+		var exited atomic.Bool
+		ended, running, v := goexitIn(func(i int, w *forkjoin.Worker) bool {
+			return w != nil && !exited.Swap(true)
 		})
-		return nil
-	}()
-	var pe *forkjoin.PanicError
-	if err, _ := v.(error); !errors.As(err, &pe) {
-		t.Fatalf("a Goexit in a body on the pool: recovered %v, want a *forkjoin.PanicError", v)
-	}
-	ended := make(chan bool)
-	go func() {
-		returned := false
-		defer func() { ended <- !returned && recover() == nil }()
-		par.For(4, func(i int) {
-			if i == 0 {
-				runtime.Goexit()
-			}
-		})
-		returned = true
-	}()
-	if !<-ended {
-		t.Error("a Goexit in the body the caller ran did not end the calling goroutine as a plain loop's would")
-	}
+		if !exited.Load() {
+			t.Skip("no body ran on the pool")
+		}
+		if !ended || running != 0 {
+			t.Errorf("a Goexit in a body the pool ran: ended %v, %d bodies still running, recovered %v; want the calling goroutine ended once every body stopped", ended, running, v)
+		}
+	})
 }

@@ -26,12 +26,15 @@
 //
 // The bodies a call runs in the calling goroutine (its serial start, or all
 // of a call that stays serial) run there as a plain loop would: made from
-// an ordinary goroutine, forkjoin.Current() is nil in them, and a
-// runtime.Goexit in one (t.FailNow in a test) ends the calling goroutine,
-// as it would in the loop the call replaces. The bodies that run on the
-// pool's workers see their worker in forkjoin.Current(), and a Goexit there
-// fails the call with a *forkjoin.PanicError instead, since it ends no
-// goroutine of the caller's. Made from a task, every body runs on a worker.
+// an ordinary goroutine, forkjoin.Current() is nil in them. The bodies that
+// run on the pool's workers see their worker in forkjoin.Current(). A
+// runtime.Goexit in any body of a call made from an ordinary goroutine
+// (t.FailNow in a test) ends the calling goroutine, as it would in the loop
+// the call replaces: in a body the caller runs, at once; in a body the pool
+// runs, once every body of the call has stopped. Made from a task, every
+// body runs on a worker, and a Goexit there fails the task with a
+// *forkjoin.PanicError whose Value is forkjoin.ErrGoexit, which the task's
+// joiner re-raises.
 //
 // # When a call goes parallel
 //

@@ -61,7 +61,7 @@ func forErr(ctx context.Context, n int, body func(ctx context.Context, i int) er
 	case w != nil:
 		forkjoin.ForRange(w, 0, n, 1, func(w *forkjoin.Worker, lo, hi int) { g.piece(w, lo, hi, body) })
 	default:
-		forkjoin.Run(forkjoin.Default(), func(w *forkjoin.Worker) {
+		runDefault(func(w *forkjoin.Worker) {
 			forkjoin.ForRange(w, 0, n, 1, func(w *forkjoin.Worker, lo, hi int) { g.piece(w, lo, hi, body) })
 		})
 	}

@@ -2,6 +2,8 @@ package par
 
 import (
 	"context"
+	"errors"
+	"runtime"
 	"runtime/debug"
 	"sync/atomic"
 
@@ -72,7 +74,32 @@ func run(fn func(w *forkjoin.Worker)) {
 		checkCanceled(w)
 		return
 	}
+	runDefault(fn)
+}
+
+// runDefault runs fn on the default pool, for a call made outside any task.
+// A body that called runtime.Goexit there (t.FailNow in a test) fails the
+// invocation with forkjoin.ErrGoexit; once every body has stopped, the call
+// ends the calling goroutine with runtime.Goexit, as the same body would
+// have in the loop the call replaces, and as it does in a body the caller
+// runs itself (a serial start), whose Goexit nothing can stop.
+func runDefault(fn func(w *forkjoin.Worker)) {
+	defer goexitHere()
 	forkjoin.Run(forkjoin.Default(), fn)
+}
+
+// goexitHere, deferred, turns a *forkjoin.PanicError for a body's Goexit
+// into runtime.Goexit in the calling goroutine, and re-raises any other
+// panic as it is.
+func goexitHere() {
+	v := recover()
+	if v == nil {
+		return
+	}
+	if err, ok := v.(error); ok && errors.Is(err, forkjoin.ErrGoexit) {
+		runtime.Goexit()
+	}
+	panic(v)
 }
 
 // canceled reports whether w's invocation is canceled: its flag, or its
