@@ -2,6 +2,7 @@ package par
 
 import (
 	"math/bits"
+	"reflect"
 
 	"github.com/fjkit/fjkit/forkjoin"
 )
@@ -29,8 +30,11 @@ import (
 // part folds the leaves in parallel to their totals, computes the carries,
 // and scans the leaves from their carries in parallel: it calls op about
 // twice per element, and a serial scan of more than one leaf does too,
-// folding and scanning each leaf in one pass. For a slice of a type
-// without pointers, r is not cleared before it is written.
+// folding and scanning each leaf in one pass, except where the grouping
+// cannot show: for integers, booleans and strings an associative op gives
+// the same value in any grouping, so there a serial scan calls op once per
+// element. For a slice of a type without pointers, r is not cleared before
+// it is written.
 func Scan[S ~[]E, E any](s S, op func(E, E) E) S {
 	if op == nil {
 		panic("par.Scan: op is nil")
@@ -39,9 +43,9 @@ func Scan[S ~[]E, E any](s S, op func(E, E) E) S {
 	if len(s) == 0 {
 		return r
 	}
-	leaf := scanLeaf(len(s))
+	leaf, exact := scanLeaf(len(s)), exactKind[E]()
 	var carry E // the carry of the next leaf
-	p := start((len(s)-1)/leaf+1, func(lo, hi int) { carry = scanLeaves(r, s, lo, hi, leaf, carry, op) })
+	p := start((len(s)-1)/leaf+1, func(lo, hi int) { carry = scanLeaves(r, s, lo, hi, leaf, carry, op, exact) })
 	if p.parallel() && !scanRest(r, s, p, leaf, carry, op) {
 		clear(r) // pieces were skipped: never show memory Scan did not write
 	}
@@ -55,9 +59,25 @@ func scanLeaf(n int) int {
 	return 1 << max(0, min(k-3, max(13, k-8)))
 }
 
+// exactKind reports whether E's values combine exactly: integers, booleans
+// and strings, where an associative op gives the same value whatever the
+// grouping. Floating-point and complex values round, so their grouping
+// shows, and so may that of any other kind.
+func exactKind[E any]() bool {
+	switch reflect.TypeFor[E]().Kind() {
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.String:
+		return true
+	}
+	return false
+}
+
 // scanLeaves scans leaves [lo, hi) of s into r from carry, the carry of
-// leaf lo (unused for leaf 0), and returns the carry of leaf hi.
-func scanLeaves[E any](r, s []E, lo, hi, leaf int, carry E, op func(E, E) E) E {
+// leaf lo (unused for leaf 0), and returns the carry of leaf hi. If exact
+// (see exactKind), a leaf's carry-on is its last element, op(carry, total)
+// in any grouping, and the leaf takes one pass of one op per element.
+func scanLeaves[E any](r, s []E, lo, hi, leaf int, carry E, op func(E, E) E, exact bool) E {
 	for j := lo; j < hi; j++ {
 		a := j * leaf
 		b := a + min(leaf, len(s)-a)
@@ -74,6 +94,9 @@ func scanLeaves[E any](r, s []E, lo, hi, leaf int, carry E, op func(E, E) E) E {
 			carry = r[b-1]
 		case b == len(s): // the last leaf: no carry after it
 			scanFrom(r[a:b], s[a:b], carry, op)
+		case exact:
+			scanFrom(r[a:b], s[a:b], carry, op)
+			carry = r[b-1]
 		default:
 			carry = op(carry, scanFold(r[a:b], s[a:b], carry, op))
 		}
@@ -87,7 +110,7 @@ func scanRest[E any](r, s []E, p plan, leaf int, carry E, op func(E, E) E) (comp
 	rest := func(w *forkjoin.Worker) {
 		d := p.done
 		if d == 0 { // a call from near the top of a task: leaf 0 has no carry
-			carry, d = scanLeaves(r, s, 0, 1, leaf, carry, op), 1
+			carry, d = scanLeaves(r, s, 0, 1, leaf, carry, op, false), 1
 		}
 		// carries[j-d] is first leaf j's total, then its carry.
 		carries := make([]E, p.n-d)
