@@ -165,7 +165,7 @@ func TestSmokeServe(t *testing.T) {
 	}
 	out := stdout.String()
 	for _, w := range []string{"1", "2"} {
-		if !regexp.MustCompile(`\| ws +\| +` + w + ` \|`).MatchString(out) {
+		if !regexp.MustCompile(`\| ws +\| +` + w + `( \(oversubscribed\))? \|`).MatchString(out) {
 			t.Errorf("serve output lacks the row of ws with %s workers:\n%s", w, out)
 		}
 	}
