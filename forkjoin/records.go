@@ -34,8 +34,12 @@ import "unsafe"
 //     settleTask): the record drops its invocation, and the deque it went
 //     through is scrubbed of it (wsdeque's Scrub), so that only the handle
 //     can reach the result. Cache keys are Funcs or
-//     record types, never per-call data: Funcs made per call (Reduce's, the
-//     sorts') would pin what they capture, so the library makes one per type.
+//     record types. A Func stays reachable from the table while records
+//     keyed by it are free there, and so does what its body captures: a
+//     Func made per call must capture none of the caller's data. So the
+//     library makes its Funcs once per type (Reduce's, the comparison
+//     sorts'), or per call over a closure that holds only the call's
+//     settings (the radix sort's, whose data travels in the arguments).
 //  5. The gen counter is bumped on every free, so a Forked handle that
 //     outlived its join is caught (Forked.Join).
 //
