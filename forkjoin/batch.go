@@ -98,7 +98,7 @@ func (f *Func[A, R]) Go(s *S, a A) {
 		r.tasks[r.n] = a
 		r.n++
 		w.nTasks++
-		if w.ticksLeft--; (w.ticksLeft < 0 || w.idleWaits()) && w.forkBeat(w.nframes-1) {
+		if (w.countdown() || w.idleWaits()) && w.forkBeat(w.nframes-1) {
 			var zero A
 			r.tasks[r.n-1] = zero
 			w.unspawn(&r.spawnHead)
@@ -238,7 +238,7 @@ func spawnClosure(w *Worker, s *S, fn func(*Worker), d int) {
 	r.tasks[r.n] = fn
 	r.n++
 	w.nTasks++
-	if w.ticksLeft--; (w.ticksLeft < 0 || w.idleWaits()) && w.forkBeat(w.nframes-1) {
+	if (w.countdown() || w.idleWaits()) && w.forkBeat(w.nframes-1) {
 		r.tasks[r.n-1] = nil
 		w.unspawn(&r.spawnHead)
 	}

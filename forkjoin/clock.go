@@ -83,11 +83,18 @@ var epoch = time.Now()
 
 func now() time.Duration { return time.Since(epoch) }
 
+// countdown counts one tick and reports whether the countdown ran out.
+// It is the one place that counts ticks down; only w's goroutine calls it.
+func (w *Worker) countdown() bool {
+	w.ticksLeft--
+	return w.ticksLeft < 0
+}
+
 // tick counts one eager scheduling point (a push, a job started, a leaf of
 // an eager loop) and checks when the countdown runs out. Only w's
 // goroutine calls it.
 func (w *Worker) tick() {
-	if w.ticksLeft--; w.ticksLeft < 0 {
+	if w.countdown() {
 		w.tickCheck()
 	}
 }

@@ -116,7 +116,7 @@ func For(w *Worker, lo, hi int, body func(w *Worker, i int)) {
 		// An inline loop, as forInline, kept here: For over a node's few
 		// children is a tree walk's every step.
 		for i := lo; i < hi; i++ {
-			if w.ticksLeft--; w.ticksLeft < 0 {
+			if w.countdown() {
 				if stop, split := w.loopBeat(span(i, hi)); stop {
 					return
 				} else if split {
@@ -178,7 +178,7 @@ func forInline(w *Worker, lo, hi, grain int, each func(*Worker, int), rng func(*
 				c = int(left) // below c, so an int
 			}
 		}
-		if w.ticksLeft--; w.ticksLeft < 0 {
+		if w.countdown() {
 			if stop, split := w.loopBeat((left-1)/uint(c) + 1); stop {
 				return
 			} else if split {
@@ -298,7 +298,7 @@ func (w *Worker) runLoop(l *loopJob, d int) {
 	chunk := 1
 	for {
 		for l.at < l.hi {
-			if w.ticksLeft--; (w.ticksLeft < 0 || w.beat.Load()) && (w.forkBeat(d) || l.stop.Load()) {
+			if (w.countdown() || w.beat.Load()) && (w.forkBeat(d) || l.stop.Load()) {
 				l.hi = l.at // canceled, or a piece failed: start nothing more
 				break
 			}
@@ -546,7 +546,7 @@ func ReduceW[T any](w *Worker, lo, hi int, zero T, mapf func(w *Worker, i int) T
 		var stk [smallStack]T
 		n := 0 // entries on stk
 		for i := lo; i < hi; i++ {
-			if w.ticksLeft--; w.ticksLeft < 0 {
+			if w.countdown() {
 				if stop, split := w.loopBeat(span(i, hi)); stop {
 					return foldLocal(stk[:n], zero, combine)
 				} else if split {
@@ -666,7 +666,7 @@ func reduceSerial[T any](w *Worker, at, hi, base int, stk []T, zero T, mapf func
 	n := len(stk)
 	stk = stk[:cap(stk)]
 	for i := at; i < hi; i++ {
-		if w.ticksLeft--; w.ticksLeft < 0 {
+		if w.countdown() {
 			if stop, split := w.loopBeat(span(i, hi)); stop {
 				return foldLocal(stk[:n], zero, combine)
 			} else if split {
@@ -780,7 +780,7 @@ func runReduce[T any](w *Worker, l *reduceJob[T], d int) T {
 	var z T
 	for {
 		for l.at < l.hi {
-			if w.ticksLeft--; (w.ticksLeft < 0 || w.beat.Load()) && (w.forkBeat(d) || l.stop.Load()) {
+			if (w.countdown() || w.beat.Load()) && (w.forkBeat(d) || l.stop.Load()) {
 				l.hi = l.at // canceled, or a piece failed: start nothing more
 				break
 			}

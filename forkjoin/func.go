@@ -108,7 +108,7 @@ func (f *Func[A, R]) Join(w *Worker, a, b A) (ra, rb R) {
 			return f.joinLazy(w, a, b, w.nframes)
 		}
 		// Inline, but the heartbeat is due (ticksLeft is 0): check first.
-		w.ticksLeft--
+		w.countdown()
 		if w.heartbeat() {
 			return ra, rb
 		}
@@ -148,7 +148,7 @@ func (f *Func[A, R]) Join(w *Worker, a, b A) (ra, rb R) {
 // racily as Join's inline path does.
 func (w *Worker) Inline() bool {
 	if w != nil && w.nframes-w.promoteAt >= protectDepth && w.ticksLeft > 0 {
-		w.ticksLeft--
+		w.countdown()
 		w.nTasks++
 		return true
 	}
@@ -235,7 +235,7 @@ func (f *Func[A, R]) forkLazy(w *Worker, a A, d int) Forked[A, R] {
 	fj.arg = a
 	w.frames[d].st = frameLazy
 	w.nframes = d + 1
-	if w.ticksLeft--; (w.ticksLeft < 0 || w.idleWaits()) && w.forkBeat(d) {
+	if (w.countdown() || w.idleWaits()) && w.forkBeat(d) {
 		f.clear(fj)
 		w.popFrame(d)
 		return Forked[A, R]{gen: 1}
@@ -383,7 +383,7 @@ func (f *Func[A, R]) joinLazy(w *Worker, a, b A, d int) (ra, rb R) {
 	fj.arg = b
 	fr.st = frameLazy
 	w.nframes = d + 1
-	if w.ticksLeft--; (w.ticksLeft < 0 || w.idleWaits()) && w.forkBeat(d) {
+	if (w.countdown() || w.idleWaits()) && w.forkBeat(d) {
 		f.clear(fj)
 		w.popFrame(d)
 		return ra, rb

@@ -50,7 +50,7 @@ func Spawn[T any](w *Worker, fn func(w *Worker) T) Future[T] {
 	cj.fn = fn
 	w.frames[d].st = frameLazy
 	w.nframes = d + 1
-	if w.ticksLeft--; (w.ticksLeft < 0 || w.idleWaits()) && w.forkBeat(d) {
+	if (w.countdown() || w.idleWaits()) && w.forkBeat(d) {
 		cj.fn = nil
 		w.popFrame(d)
 		return Future[T]{gen: 1}

@@ -128,7 +128,7 @@ func Join[A, B any](w *Worker, fa func(*Worker) A, fb func(*Worker) B) (a A, b B
 			}
 			return joinLazy(w, fa, fb, w.nframes)
 		}
-		w.ticksLeft--
+		w.countdown()
 		if w.heartbeat() {
 			return a, b
 		}
@@ -153,7 +153,7 @@ func joinLazy[A, B any](w *Worker, fa func(*Worker) A, fb func(*Worker) B, d int
 	cj.fn = fb
 	fr.st = frameLazy
 	w.nframes = d + 1
-	if w.ticksLeft--; (w.ticksLeft < 0 || w.idleWaits()) && w.forkBeat(d) {
+	if (w.countdown() || w.idleWaits()) && w.forkBeat(d) {
 		cj.fn = nil
 		w.popFrame(d)
 		return a, b

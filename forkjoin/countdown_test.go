@@ -1,0 +1,28 @@
+package forkjoin_test
+
+import (
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// The fork paths count their ticks through small methods written once
+// (the countdown, the idle test, an eager point's tick); those paths are as
+// fast as code typed out at each fork only while the compiler inlines the
+// methods, so this test fails when one grows past the inlining budget.
+func TestForkPathHelpersInline(t *testing.T) {
+	if testing.Short() && runtime.GOOS != "linux" {
+		t.Skip("the compiler's inlining report is checked on linux")
+	}
+	out, err := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-gcflags=-m", ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build -gcflags=-m: %v\n%s", err, out)
+	}
+	for _, fn := range []string{"(*Worker).countdown", "(*Worker).idleWaits", "(*Worker).tick"} {
+		if !strings.Contains(string(out), "can inline "+fn+" ") && !strings.Contains(string(out), "can inline "+fn+"\n") {
+			t.Errorf("the compiler no longer inlines %s, which every fork calls", fn)
+		}
+	}
+}
