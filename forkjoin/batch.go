@@ -87,7 +87,7 @@ func (f *Func[A, R]) Go(s *S, a A) {
 	if s.ended.Load() || w.g.Load() != g { // caller's common case, inline
 		w = s.caller("forkjoin.Func.Go", g)
 	}
-	if d := w.nframes; d < lazyDepth && !w.shared && s.inv == w.inv {
+	if d := w.depth(); d < lazyDepth && !w.shared && s.inv == w.inv {
 		// A lazy spawn: a is appended to the run on top, or starts one in
 		// frame d. The heartbeat sees a cancellation.
 		key := typeKey[funcSpawn[A, R]]()
@@ -98,7 +98,7 @@ func (f *Func[A, R]) Go(s *S, a A) {
 		r.tasks[r.n] = a
 		r.n++
 		w.nTasks++
-		if (w.countdown() || w.idleWaits()) && w.forkBeat(w.nframes-1) {
+		if (w.countdown() || w.idleWaits()) && w.forkBeat(w.depth()-1) {
 			var zero A
 			r.tasks[r.n-1] = zero
 			w.unspawn(&r.spawnHead)
@@ -126,7 +126,7 @@ func (f *Func[A, R]) Go(s *S, a A) {
 }
 
 func (s *S) goFrom(w *Worker, fn func(w *Worker)) {
-	if d := w.nframes; d < lazyDepth && !w.shared && s.inv == w.inv {
+	if d := w.depth(); d < lazyDepth && !w.shared && s.inv == w.inv {
 		spawnClosure(w, s, fn, d) // sees a cancellation at its heartbeat
 		return
 	}
@@ -197,13 +197,13 @@ type closureSpawn struct{ spawnFrame[func(*Worker)] }
 type funcSpawn[A, R any] struct{ spawnFrame[A] }
 
 // runOnTop returns the run a spawn of key's record type, of Func fn (nil
-// for S.Go), into s appends to: the top frame, below d = w.nframes, if it
+// for S.Go), into s appends to: the top frame, below d = w.depth(), if it
 // is such a run, pending, unsealed and not full; else nil.
 func (w *Worker) runOnTop(d int, key unsafe.Pointer, s *S, fn unsafe.Pointer) *spawnHead {
 	if d == 0 {
 		return nil
 	}
-	fr := &w.frames[d-1]
+	fr := w.frame(d - 1)
 	if fr.st != frameLazy || fr.sealed || fr.j.key != key || fr.j.scope != s {
 		return nil
 	}
@@ -218,9 +218,9 @@ func (w *Worker) runOnTop(d int, key unsafe.Pointer, s *S, fn unsafe.Pointer) *s
 // new pending run: frame d, the top one.
 func (w *Worker) pushRun(d int, h *spawnHead, s *S, fn unsafe.Pointer) {
 	h.scope, h.fn, h.next, h.n = s, fn, 0, 0
-	fr := &w.frames[d]
-	fr.st, fr.sealed = frameLazy, false
-	w.nframes = d + 1
+	fr := w.frame(d)
+	fr.sealed = false
+	w.pushFrame(d)
 }
 
 // endRun clears a run that has nothing pending any more (records.go,
@@ -228,7 +228,7 @@ func (w *Worker) pushRun(d int, h *spawnHead, s *S, fn unsafe.Pointer) {
 func (h *spawnHead) endRun() { h.scope, h.fn, h.next, h.n = nil, nil, 0, 0 }
 
 // spawnClosure is S.Go with a lazy frame: fn is appended to the run on top,
-// or starts one in frame d, w.nframes.
+// or starts one in frame d, w.depth().
 func spawnClosure(w *Worker, s *S, fn func(*Worker), d int) {
 	key := typeKey[closureSpawn]()
 	r := (*closureSpawn)(unsafe.Pointer(w.runOnTop(d, key, s, nil)))
@@ -238,7 +238,7 @@ func spawnClosure(w *Worker, s *S, fn func(*Worker), d int) {
 	r.tasks[r.n] = fn
 	r.n++
 	w.nTasks++
-	if (w.countdown() || w.idleWaits()) && w.forkBeat(w.nframes-1) {
+	if (w.countdown() || w.idleWaits()) && w.forkBeat(w.depth()-1) {
 		r.tasks[r.n-1] = nil
 		w.unspawn(&r.spawnHead)
 	}
@@ -256,7 +256,7 @@ type runRecord[T any] interface {
 // S.Go), in w's frame slot d, the new top frame, and returns its record:
 // the slot's own if it is of the kind, else one from w's cache or a new one.
 func newRun[T any, P runRecord[T]](w *Worker, d int, key unsafe.Pointer, s *S, fn unsafe.Pointer) P {
-	j := w.frames[d].j
+	j := w.frame(d).j
 	if j == nil || j.key != key {
 		if j = w.slotRecord(d, key); j == nil {
 			j = (*job)(unsafe.Pointer(newRecord[T, P](w, key))) // the header is T's first field
@@ -275,7 +275,7 @@ func (w *Worker) unspawn(h *spawnHead) {
 	w.nTasks--
 	if h.n--; h.n == h.next {
 		h.endRun()
-		w.popFrame(w.nframes - 1)
+		w.popFrame(w.depth() - 1)
 	}
 }
 
@@ -369,13 +369,13 @@ func settleRun[T, R any](w *Worker, d int, r *spawnFrame[T], run func(*Worker, T
 				s.fail(w.settleTask(m, nil, nil))
 			}
 		}
-		if w.nframes == d+1 && r.next < r.n {
+		if w.depth() == d+1 && r.next < r.n {
 			continue // the task left nothing, and r still has tasks pending
 		}
-		if d = w.nframes - 1; d < base {
+		if d = w.depth() - 1; d < base {
 			return
 		}
-		fr := &w.frames[d]
+		fr := w.frame(d)
 		if fr.st != frameLazy || fr.j.key != key || fr.j.scope != s {
 			return // a fork, a run of another kind, or a promotion took the rest
 		}

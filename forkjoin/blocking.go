@@ -87,7 +87,7 @@ func Blocking(w *Worker, fn func()) {
 	// What the task left unpublished would wait for it: its open spawn
 	// batch and its lazy frames.
 	w.closeBatch()
-	if w.promoteAt < w.nframes {
+	if w.promotable() {
 		w.promoteAll()
 	}
 	w.blocking.Store(true) // the monitor leaves w to its spare

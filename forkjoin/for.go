@@ -83,7 +83,7 @@ func ForRange(w *Worker, lo, hi, grain int, body func(w *Worker, lo, hi int)) {
 	if grain < 0 {
 		panic(fmt.Sprintf("forkjoin.ForRange: grain must not be negative, got %d", grain))
 	}
-	if w != nil && w.nframes-w.promoteAt >= protectDepth {
+	if w != nil && w.deepInline() {
 		forInline(w, lo, hi, grain, nil, body) // checked nearer the task's root
 		return
 	}
@@ -112,7 +112,7 @@ func For(w *Worker, lo, hi int, body func(w *Worker, i int)) {
 	if body == nil {
 		panic("forkjoin.For: body is nil")
 	}
-	if w != nil && w.nframes-w.promoteAt >= protectDepth {
+	if w != nil && w.deepInline() {
 		// An inline loop, as forInline, kept here: For over a node's few
 		// children is a tree walk's every step.
 		for i := lo; i < hi; i++ {
@@ -158,7 +158,7 @@ func (w *Worker) loopBeat(remaining uint) (stop, split bool) {
 	if canceled {
 		return true, false
 	}
-	if promote && !w.promoteOldest() && remaining >= 2 && w.nframes < lazyDepth && w.pool.sleep.hungry() {
+	if promote && !w.promoteOldest() && remaining >= 2 && w.depth() < lazyDepth && w.pool.sleep.hungry() {
 		return false, true
 	}
 	return false, false
@@ -258,13 +258,13 @@ func (w *Worker) loopRecord() *loopJob {
 // deque has nothing for it; past lazyDepth frames it runs inline. stop is
 // the flag of the loop a piece belongs to, nil for a new loop.
 func forLazy(w *Worker, lo, hi, grain int, each func(*Worker, int), rng func(*Worker, int, int), split bool, stop *atomic.Bool) {
-	d := w.nframes
+	d := w.depth()
 	if d >= lazyDepth {
 		forInline(w, lo, hi, grain, each, rng)
 		return
 	}
 	key := typeKey[loopJob]()
-	j := w.frames[d].j
+	j := w.frame(d).j
 	if j == nil || j.key != key {
 		if j = w.slotRecord(d, key); j == nil {
 			j = &w.loopRecord().job
@@ -274,8 +274,7 @@ func forLazy(w *Worker, lo, hi, grain int, each func(*Worker, int), rng func(*Wo
 	l := (*loopJob)(unsafe.Pointer(j)) // the key is the record's type
 	l.at, l.hi, l.grain, l.each, l.rng = lo, hi, grain, each, rng
 	l.startStop(stop)
-	w.frames[d].st = frameLazy
-	w.nframes = d + 1
+	w.pushFrame(d)
 	if split || w.idleWaits() {
 		w.promoteOldest() // this loop, unless an older frame waits
 	}
@@ -330,7 +329,7 @@ func (w *Worker) runLoop(l *loopJob, d int) {
 		if w.takeBack(p) {
 			if !w.inv.canceled.Load() && !l.stop.Load() {
 				l.at, l.hi = pl.at, pl.hi // run it here, as more of this loop
-				w.frames[d].st = frameLazy
+				w.frame(d).st = frameLazy
 			}
 			pl.free(w)
 			continue
@@ -539,7 +538,7 @@ func ReduceW[T any](w *Worker, lo, hi int, zero T, mapf func(w *Worker, i int) T
 	if mapf == nil || combine == nil {
 		panic("forkjoin.ReduceW: mapf and combine must not be nil")
 	}
-	if w != nil && w.nframes-w.promoteAt >= protectDepth && span(lo, hi) <= smallReduce {
+	if w != nil && w.deepInline() && span(lo, hi) <= smallReduce {
 		// reduceInline with mapw only and a small stack, written out: a
 		// recursive walk pays the extra call and the per-element mapf
 		// test at every node.
@@ -629,7 +628,7 @@ func treeSplit(at, hi uint) (uint, bool) {
 
 // reduce is Reduce (mapf) and ReduceW (mapw); name is the caller's.
 func reduce[T any](w *Worker, name string, lo, hi int, zero T, mapf func(int) T, mapw func(*Worker, int) T, combine func(x, y T) T) T {
-	if w != nil && w.nframes-w.promoteAt >= protectDepth {
+	if w != nil && w.deepInline() {
 		return reduceInline(w, lo, hi, zero, mapf, mapw, combine)
 	}
 	w.check(name)
@@ -732,14 +731,14 @@ func reduceRecord[T any](w *Worker) *reduceJob[T] {
 // for none), and returns the result. stop is the flag of the reduction a
 // piece belongs to, nil for a new one.
 func reduceLazy[T any](w *Worker, lo, hi, base int, seed []T, zero T, mapf func(int) T, mapw func(*Worker, int) T, combine func(x, y T) T, split bool, stop *atomic.Bool) T {
-	d := w.nframes
+	d := w.depth()
 	if d >= lazyDepth {
 		var buf [bigStack]T
 		stk := append(buf[:0], seed...)
 		return reduceSerial(w, lo, hi, base, stk, zero, mapf, mapw, combine)
 	}
 	key := typeKey[reduceJob[T]]()
-	j := w.frames[d].j
+	j := w.frame(d).j
 	if j == nil || j.key != key {
 		if j = w.slotRecord(d, key); j == nil {
 			j = &reduceRecord[T](w).job
@@ -753,8 +752,7 @@ func reduceLazy[T any](w *Worker, lo, hi, base int, seed []T, zero T, mapf func(
 	}
 	l.stk = append(l.stk[:0], seed...)
 	l.startStop(stop)
-	w.frames[d].st = frameLazy
-	w.nframes = d + 1
+	w.pushFrame(d)
 	if split || w.idleWaits() {
 		w.promoteOldest() // this loop, unless an older frame waits
 	}
@@ -824,7 +822,7 @@ func runReduce[T any](w *Worker, l *reduceJob[T], d int) T {
 		if w.takeBack(p) {
 			if !w.inv.canceled.Load() && !l.stop.Load() {
 				l.at, l.hi = pl.at, pl.hi
-				w.frames[d].st = frameLazy
+				w.frame(d).st = frameLazy
 			}
 			pl.free(w)
 			continue

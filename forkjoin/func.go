@@ -98,14 +98,14 @@ func (f *Func[A, R]) Join(w *Worker, a, b A) (ra, rb R) {
 		if raceStrands && w.inStrand() {
 			return strandJoin(w, func(w *Worker) R { return f.fn(w, a) }, func(w *Worker) R { return f.fn(w, b) }, "forkjoin.Func.Join")
 		}
-		if w.nframes-w.promoteAt < protectDepth {
+		if !w.deepInline() {
 			// A lazy frame, or the first join of a task (which checks
 			// w), or shared-queue mode (where frames stay empty).
 			if w.shared {
 				w.checkLive()
 				return f.joinEager(w, a, b)
 			}
-			return f.joinLazy(w, a, b, w.nframes)
+			return f.joinLazy(w, a, b, w.depth())
 		}
 		// Inline, but the heartbeat is due (ticksLeft is 0): check first.
 		w.countdown()
@@ -147,7 +147,7 @@ func (f *Func[A, R]) Join(w *Worker, a, b A) (ra, rb R) {
 // from w's task, as Join: on another goroutine it reads w's frames as
 // racily as Join's inline path does.
 func (w *Worker) Inline() bool {
-	if w != nil && w.nframes-w.promoteAt >= protectDepth && w.ticksLeft > 0 {
+	if w != nil && w.deepInline() && w.ticksLeft > 0 {
 		w.countdown()
 		w.nTasks++
 		return true
@@ -203,16 +203,16 @@ func (f *Func[A, R]) joinEager(w *Worker, a, b A) (ra, rb R) {
 // or is parked); a fork nobody was offered costs about a
 // function call. Fork notices a cancellation within 32 forks.
 func (f *Func[A, R]) Fork(w *Worker, a A) Forked[A, R] {
-	if w != nil && w.nframes-w.promoteAt >= protectDepth && w.nframes < lazyDepth {
+	if w != nil && w.deepInline() && w.depth() < lazyDepth {
 		// Deep in a recursion, where Func.Join joins inline: the forks
 		// nearer the task's root checked w (see Worker).
-		return f.forkLazy(w, a, w.nframes)
+		return f.forkLazy(w, a, w.depth())
 	}
 	w.check("forkjoin.Func.Fork")
 	if raceStrands && w.inStrand() {
 		return strandFork(f, w, a)
 	}
-	if d := w.nframes; d < lazyDepth && !w.shared {
+	if d := w.depth(); d < lazyDepth && !w.shared {
 		return f.forkLazy(w, a, d)
 	}
 	if w.Canceled() {
@@ -227,14 +227,13 @@ func (f *Func[A, R]) Fork(w *Worker, a A) Forked[A, R] {
 
 // forkLazy is Fork with a lazy frame at depth d.
 func (f *Func[A, R]) forkLazy(w *Worker, a A, d int) Forked[A, R] {
-	j := w.frames[d].j
+	j := w.frame(d).j
 	if j == nil || j.key != unsafe.Pointer(f) {
 		j = f.frameRecord(w, d)
 	}
 	fj := (*funcJob[A, R])(unsafe.Pointer(j)) // the key is the record's type
 	fj.arg = a
-	w.frames[d].st = frameLazy
-	w.nframes = d + 1
+	w.pushFrame(d)
 	if (w.countdown() || w.idleWaits()) && w.forkBeat(d) {
 		f.clear(fj)
 		w.popFrame(d)
@@ -258,7 +257,7 @@ type Forked[A, R any] struct {
 // or if w is not the worker that forked it.
 func (h Forked[A, R]) Join(w *Worker) R {
 	if j := h.j; j != nil && j.gen == h.gen && j.owner == w && h.d > 0 {
-		if d := int(h.d) - 1; d < w.nframes && w.frames[d].j == &j.job && w.onOwnGoroutine() {
+		if d := int(h.d) - 1; d < w.depth() && w.frame(d).j == &j.job && w.onOwnGoroutine() {
 			return j.fn().joinFrame(w, j, d) // the common case: its frame is pending
 		}
 	}
@@ -288,7 +287,7 @@ func (h Forked[A, R]) join(w *Worker) R {
 	}
 	f := j.fn()
 	if h.d > 0 {
-		if d := int(h.d) - 1; d < w.nframes && w.frames[d].j == &j.job {
+		if d := int(h.d) - 1; d < w.depth() && w.frame(d).j == &j.job {
 			return f.joinFrame(w, j, d)
 		}
 		// Run when the forking task returned (settleFrames), which left
@@ -333,7 +332,7 @@ func (h Forked[A, R]) join(w *Worker) R {
 // promoted and a thief took it, and ends the frame. The record stays in
 // its slot for the next fork at d.
 func (f *Func[A, R]) joinFrame(w *Worker, j *funcJob[A, R], d int) R {
-	fr := &w.frames[d]
+	fr := w.frame(d)
 	j.gen++ // spent: a second Join of the handle panics
 	if fr.st == frameLazy || w.takeBack(&j.job) {
 		arg := j.arg
@@ -374,15 +373,14 @@ func (f *Func[A, R]) joinLazy(w *Worker, a, b A, d int) (ra, rb R) {
 	if d >= lazyDepth {
 		return f.joinEager(w, a, b)
 	}
-	fr := &w.frames[d]
+	fr := w.frame(d)
 	j := fr.j
 	if j == nil || j.key != unsafe.Pointer(f) {
 		j = f.frameRecord(w, d)
 	}
 	fj := (*funcJob[A, R])(unsafe.Pointer(j)) // the key is the record's type
 	fj.arg = b
-	fr.st = frameLazy
-	w.nframes = d + 1
+	w.pushFrame(d)
 	if (w.countdown() || w.idleWaits()) && w.forkBeat(d) {
 		f.clear(fj)
 		w.popFrame(d)
@@ -393,7 +391,7 @@ func (f *Func[A, R]) joinLazy(w *Worker, a, b A, d int) (ra, rb R) {
 	// f(a) wait for a promoted f(b) before it leaves this frame. A join
 	// that returns has popped its frame or left it as a hole.
 	defer func() {
-		if w.nframes > d && w.frames[d].st != frameDone {
+		if w.depth() > d && w.frame(d).st != frameDone {
 			// Still here: a panic or runtime.Goexit is unwinding us.
 			w.settleLazyJoin(d, recover())
 		}
@@ -434,7 +432,7 @@ func (w *Worker) settleLazyJoin(d int, v any) {
 	if v != nil {
 		pe = asPanicError(v) // here, while the panicking frames are still on the stack
 	}
-	fr := &w.frames[d]
+	fr := w.frame(d)
 	j := fr.j
 	switch fr.st {
 	case framePromoted:

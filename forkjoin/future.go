@@ -30,7 +30,7 @@ type Future[T any] struct {
 // task of its own), where the closure's allocation costs about as much
 // again.
 func Spawn[T any](w *Worker, fn func(w *Worker) T) Future[T] {
-	if fn == nil || w == nil || w.nframes-w.promoteAt < protectDepth || w.nframes >= lazyDepth {
+	if fn == nil || w == nil || !w.deepInline() || w.depth() >= lazyDepth {
 		// Near the task's root (deeper, where Func.Join joins inline, the
 		// forks nearer the root checked w; see Worker), or past the
 		// frames.
@@ -40,16 +40,15 @@ func Spawn[T any](w *Worker, fn func(w *Worker) T) Future[T] {
 	}
 	// The lazy spawn, in frame d: one call less than a function of its
 	// own would cost.
-	d := w.nframes
+	d := w.depth()
 	key := typeKey[closureJob[T]]()
-	j := w.frames[d].j
+	j := w.frame(d).j
 	if j == nil || j.key != key {
 		j = closureSlot[T](w, d, key)
 	}
 	cj := (*closureJob[T])(unsafe.Pointer(j)) // the key is the record's type
 	cj.fn = fn
-	w.frames[d].st = frameLazy
-	w.nframes = d + 1
+	w.pushFrame(d)
 	if (w.countdown() || w.idleWaits()) && w.forkBeat(d) {
 		cj.fn = nil
 		w.popFrame(d)
@@ -82,7 +81,7 @@ func spawnChecked[T any](w *Worker, fn func(*Worker) T) (f Future[T], done bool)
 	if raceStrands && w.inStrand() {
 		return strandSpawn(w, fn), true
 	}
-	if d := w.nframes; d < lazyDepth && !w.shared {
+	if d := w.depth(); d < lazyDepth && !w.shared {
 		return f, false
 	}
 	if w.Canceled() {
@@ -101,12 +100,12 @@ func spawnChecked[T any](w *Worker, fn func(*Worker) T) (f Future[T], done bool)
 func (f Future[T]) Join(w *Worker) T {
 	j := f.j
 	d := int(f.d) - 1 // -1 for an eager Future, or one that started nothing
-	if w == nil || uint(d) >= uint(w.nframes) {
+	if w == nil || uint(d) >= uint(w.depth()) {
 		return f.join(w)
 	}
 	// A record in w's frame is w's (records.go), so the frame's is the
 	// owner check too; the goroutine's is join's.
-	fr := &w.frames[d]
+	fr := w.frame(d)
 	if fr.j != (*job)(unsafe.Pointer(j)) || j.gen != f.gen || !w.onOwnGoroutine() {
 		return f.join(w)
 	}
@@ -119,7 +118,7 @@ func (f Future[T]) Join(w *Worker) T {
 	fn := j.fn
 	j.fn = nil
 	j.gen++ // spent: a second Join panics
-	top := d == w.nframes-1
+	top := d == w.depth()-1
 	if top {
 		w.popFrame(d) // fn's forks may use the slot
 	} else {
@@ -188,7 +187,7 @@ func (f Future[T]) join(w *Worker) T {
 		return j.res
 	}
 	if f.d > 0 {
-		if d := int(f.d) - 1; d < w.nframes && w.frames[d].j == &j.job {
+		if d := int(f.d) - 1; d < w.depth() && w.frame(d).j == &j.job {
 			return j.joinFrame(w, d)
 		}
 		// Run when the spawning task returned (settleFrames), which left
@@ -229,7 +228,7 @@ func (j *closureJob[T]) result(w *Worker) T {
 // joinFrame is Future.Join of a lazy spawn whose frame d still holds j; see
 // Func.joinFrame, its twin.
 func (j *closureJob[T]) joinFrame(w *Worker, d int) T {
-	fr := &w.frames[d]
+	fr := w.frame(d)
 	j.gen++ // spent: a second Join panics
 	if fr.st == frameLazy || w.takeBack(&j.job) {
 		fn := j.fn

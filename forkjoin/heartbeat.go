@@ -147,6 +147,30 @@ type lazyFrames struct {
 	frames             [lazyDepth]lazyFrame
 }
 
+// The frame stack's fields (nframes, promoteAt, frames) are touched in
+// this file only; the fork points elsewhere use these methods, which the
+// compiler inlines. Only w's goroutine calls them.
+
+// depth returns how many frames w holds: the depth of w's next lazy fork.
+func (w *Worker) depth() int { return w.nframes }
+
+// deepInline reports whether a fork here runs inline: protectDepth frames
+// or more lie above the promotion frontier (promoteAt), so its own frame
+// would not be promoted before they are.
+func (w *Worker) deepInline() bool { return w.nframes-w.promoteAt >= protectDepth }
+
+// promotable reports whether w holds frames the heartbeat may promote.
+func (w *Worker) promotable() bool { return w.promoteAt < w.nframes }
+
+// frame returns w's frame slot d.
+func (w *Worker) frame(d int) *lazyFrame { return &w.frames[d] }
+
+// pushFrame makes slot d, just above the top, the top frame, pending.
+func (w *Worker) pushFrame(d int) {
+	w.frames[d].st = frameLazy
+	w.nframes = d + 1
+}
+
 // A lazyFrame is one of Worker.frames: the record of the fork at its depth,
 // kept there between forks, what kind of frame it is, and where it is.
 type lazyFrame struct {

@@ -122,11 +122,11 @@ func Join[A, B any](w *Worker, fa func(*Worker) A, fb func(*Worker) B) (a A, b B
 			return strandJoin(w, fa, fb, "forkjoin.Join")
 		}
 		w.check("forkjoin.Join")
-		if w.nframes-w.promoteAt < protectDepth {
-			if w.shared || w.nframes >= lazyDepth {
+		if !w.deepInline() {
+			if w.shared || w.depth() >= lazyDepth {
 				return joinEager(w, fa, fb)
 			}
-			return joinLazy(w, fa, fb, w.nframes)
+			return joinLazy(w, fa, fb, w.depth())
 		}
 		w.countdown()
 		if w.heartbeat() {
@@ -140,7 +140,7 @@ func Join[A, B any](w *Worker, fa func(*Worker) A, fb func(*Worker) B) (a A, b B
 // joinLazy is the closure Join with a lazy frame at depth d; see
 // Func.joinLazy, its twin.
 func joinLazy[A, B any](w *Worker, fa func(*Worker) A, fb func(*Worker) B, d int) (a A, b B) {
-	fr := &w.frames[d]
+	fr := w.frame(d)
 	key := typeKey[closureJob[B]]()
 	j := fr.j
 	if j == nil || j.key != key {
@@ -151,8 +151,7 @@ func joinLazy[A, B any](w *Worker, fa func(*Worker) A, fb func(*Worker) B, d int
 	}
 	cj := (*closureJob[B])(unsafe.Pointer(j)) // the key is the record's type
 	cj.fn = fb
-	fr.st = frameLazy
-	w.nframes = d + 1
+	w.pushFrame(d)
 	if (w.countdown() || w.idleWaits()) && w.forkBeat(d) {
 		cj.fn = nil
 		w.popFrame(d)
@@ -160,7 +159,7 @@ func joinLazy[A, B any](w *Worker, fa func(*Worker) A, fb func(*Worker) B, d int
 	}
 	w.nTasks++
 	defer func() {
-		if w.nframes > d && w.frames[d].st != frameDone {
+		if w.depth() > d && w.frame(d).st != frameDone {
 			// Still here: a panic or runtime.Goexit is unwinding us.
 			w.settleLazyJoin(d, recover())
 		}

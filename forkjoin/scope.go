@@ -99,7 +99,7 @@ func (s *S) Go(fn func(w *Worker)) {
 	if s.ended.Load() || w.g.Load() != g { // the common case, inline
 		w = s.caller("forkjoin.S.Go", g)
 	}
-	if d := w.nframes; d < lazyDepth && !w.shared && s.inv == w.inv {
+	if d := w.depth(); d < lazyDepth && !w.shared && s.inv == w.inv {
 		spawnClosure(w, s, fn, d) // sees a cancellation at its heartbeat
 		return
 	}

@@ -53,16 +53,16 @@ type taskMark struct{ open, frames int }
 // mark returns the mark of a task starting now on w, and seals the top
 // frame: the task's spawns do not join a run below its mark (batch.go).
 func (w *Worker) mark() taskMark {
-	if d := w.nframes - 1; d >= 0 {
-		w.frames[d].sealed = true
+	if d := w.depth() - 1; d >= 0 {
+		w.frame(d).sealed = true
 	}
-	return taskMark{len(w.open), w.nframes}
+	return taskMark{len(w.open), w.depth()}
 }
 
 // leftovers reports whether the task that began at m left anything for
 // settleTask: an unjoined fork, a pending frame, or an open spawn batch.
 func (w *Worker) leftovers(m taskMark) bool {
-	return len(w.open) > m.open || w.nframes > m.frames || w.batch != nil
+	return len(w.open) > m.open || w.depth() > m.frames || w.batch != nil
 }
 
 // settleTask ends a task: it turns v, a recovered panic value (nil if none
@@ -80,7 +80,7 @@ func (w *Worker) settleTask(m taskMark, v any, pe *PanicError) *PanicError {
 	if v != nil {
 		pe = asPanicError(v)
 	}
-	if w.nframes > m.frames {
+	if w.depth() > m.frames {
 		pe = w.settleFrames(m.frames, pe)
 	}
 	mark := m.open

@@ -340,7 +340,7 @@ func (w *Worker) runJob(j *job) {
 // it serves. Switching labels costs a context lookup, paid only when the
 // invocation changes and one side has a context.
 func (w *Worker) setInv(inv *invocation) {
-	if w.promoteAt < w.nframes {
+	if w.promotable() {
 		w.promoteAll() // lazy frames are of w.inv (heartbeat.go)
 	}
 	w.inv = inv
@@ -367,7 +367,7 @@ func (w *Worker) fork(j *job) {
 // and wakes a parked worker for it if nobody searches. Only w's goroutine
 // calls it: fork, and closeBatch for a batch stamped when it was opened.
 func (w *Worker) push(j *job) {
-	if w.promoteAt < w.nframes {
+	if w.promotable() {
 		w.promoteAll() // keep the deque in fork order (heartbeat.go)
 	}
 	w.tick()
