@@ -25,11 +25,15 @@ import (
 var ErrWorkSpanOff = errors.New("forkjoin: work/span measurement is off in this build; build with -tags fjkit_workspan (and without -race)")
 
 // WorkSpanBurden is the burden MeasureWorkSpan adds to the burdened span
-// for every fork on a path: what running a forked task on another worker
-// costs (the promotion of a lazy fork, the steal, the wake-up and the
-// join's wait), measured on a two-core machine with two workers stealing
-// from each other (docs/benchmarks.md).
-const WorkSpanBurden = 15 * time.Microsecond
+// for every forked side on a path: what it costs the path when another
+// worker runs that side (the promotion of the lazy fork, the steal, the
+// thief's start, and the join's wait for it). It is the time measured
+// for that hand-off on a two-core machine, between the few microseconds
+// it takes when the other worker is looking for work and the heartbeat's
+// period (about 100 µs) it takes when the other worker has gone to sleep
+// and only the heartbeat offers it the fork: its tenth percentile, a
+// program whose workers keep each other busy.
+const WorkSpanBurden = 10 * time.Microsecond
 
 // WorkSpan is the measurement of a fork-join program (MeasureWorkSpan).
 //
