@@ -1,6 +1,7 @@
 package forkjoin
 
 import (
+	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -153,41 +154,19 @@ func (ws WorkSpan) WriteTable(out io.Writer) error {
 // WriteCSV writes ws as CSV, with a header line: one row for the program
 // (region "(program)") and one per region; times in nanoseconds.
 func (ws WorkSpan) WriteCSV(out io.Writer) error {
-	b := []byte("region,entries,work_ns,span_ns,parallelism,burdened_span_ns,burdened_parallelism,forks\n")
+	cw := csv.NewWriter(out)
+	cw.Write([]string{"region", "entries", "work_ns", "span_ns", "parallelism", "burdened_span_ns", "burdened_parallelism", "forks"})
 	row := func(name string, n int64, work, span, bspan time.Duration, forks int64) {
-		b = append(b, csvField(name)...)
-		b = append(b, ',')
-		b = strconv.AppendInt(b, n, 10)
-		for _, d := range []time.Duration{work, span} {
-			b = append(b, ',')
-			b = strconv.AppendInt(b, int64(d), 10)
-		}
-		b = append(b, ',')
-		b = strconv.AppendFloat(b, ratio(work, span), 'g', 6, 64)
-		b = append(b, ',')
-		b = strconv.AppendInt(b, int64(bspan), 10)
-		b = append(b, ',')
-		b = strconv.AppendFloat(b, ratio(work, bspan), 'g', 6, 64)
-		b = append(b, ',')
-		b = strconv.AppendInt(b, forks, 10)
-		b = append(b, '\n')
+		cw.Write([]string{name, strconv.FormatInt(n, 10), strconv.FormatInt(int64(work), 10), strconv.FormatInt(int64(span), 10),
+			strconv.FormatFloat(ratio(work, span), 'g', 6, 64), strconv.FormatInt(int64(bspan), 10),
+			strconv.FormatFloat(ratio(work, bspan), 'g', 6, 64), strconv.FormatInt(forks, 10)})
 	}
 	row("(program)", 1, ws.Work, ws.Span, ws.BurdenedSpan, ws.Forks)
 	for _, r := range ws.Regions {
 		row(r.Name, r.Count, r.Work, r.Span, r.BurdenedSpan, r.Forks)
 	}
-	_, err := out.Write(b)
-	return err
-}
-
-// csvField quotes s for CSV when it needs it.
-func csvField(s string) string {
-	for _, c := range s {
-		if c == ',' || c == '"' || c == '\n' || c == '\r' {
-			return strconv.Quote(s)
-		}
-	}
-	return s
+	cw.Flush()
+	return cw.Error()
 }
 
 // Bound is the prediction for P workers from a WorkSpan (Predict).
