@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/fjkit/fjkit/forkjoin"
-	"github.com/fjkit/fjkit/par"
 )
 
 // The work/span tests check measurements against answers known on paper.
@@ -281,15 +280,6 @@ func TestWorkSpanPrimitives(t *testing.T) {
 				ts.Go(w, body)
 			}
 			ts.Wait(w)
-		}},
-		{"par.For", func(*forkjoin.Worker) {
-			par.For(k, func(int) { body(nil) })
-		}},
-		{"par.Map in a task", func(w *forkjoin.Worker) {
-			forkjoin.Spawn(w, func(*forkjoin.Worker) int {
-				par.Map(make([]int, k), func(int) int { body(nil); return 0 })
-				return 0
-			}).Join(w)
 		}},
 	}
 	for _, cs := range cases {
