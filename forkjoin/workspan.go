@@ -54,6 +54,9 @@ type WorkSpan struct {
 	// loop counts one per piece after the first, and Reduce one more per
 	// combine of pieces.
 	Forks int64
+	// CriticalForks counts the forks on the burdened span's path: each
+	// adds Burden to it.
+	CriticalForks int64
 	// Burden is the per-fork burden of BurdenedSpan (WorkSpanBurden).
 	Burden time.Duration
 	// Regions are the figures of the program's regions (Region), in the
@@ -232,16 +235,6 @@ func (ws WorkSpan) WritePrediction(out io.Writer, maxP int) error {
 type wsPath struct {
 	span, burdened time.Duration
 	forks          int64
-}
-
-// later returns the path that ends later of a and b: a join's.
-func (a wsPath) later(b wsPath) wsPath {
-	r := a
-	r.span = max(a.span, b.span)
-	if b.burdened > a.burdened {
-		r.burdened, r.forks = b.burdened, b.forks
-	}
-	return r
 }
 
 // wsLoopPieces is the most pieces a measured loop is cut into: enough

@@ -112,7 +112,7 @@ func measureWorkSpan(p *Pool, fn func(*Worker)) WorkSpan {
 	if pe != nil {
 		panic(pe)
 	}
-	ws := WorkSpan{Work: m.work, Span: m.cur.span, BurdenedSpan: m.cur.burdened, Forks: m.forks, Burden: m.burden}
+	ws := WorkSpan{Work: m.work, Span: m.cur.span, BurdenedSpan: m.cur.burdened, Forks: m.forks, CriticalForks: m.cur.forks, Burden: m.burden}
 	for _, r := range m.regions {
 		ws.Regions = append(ws.Regions, r.RegionWorkSpan)
 	}
@@ -160,6 +160,16 @@ func (w *Worker) wsJoin(st *strand) {
 	m.tick()
 	m.cur = m.cur.later(st.ws)
 	m.resume()
+}
+
+// later returns the path that ends later of a and b: a join's.
+func (a wsPath) later(b wsPath) wsPath {
+	r := a
+	r.span = max(a.span, b.span)
+	if b.burdened > a.burdened {
+		r.burdened, r.forks = b.burdened, b.forks
+	}
+	return r
 }
 
 // wsLoop is strandLoop in a measurement: units [0, n) in at most

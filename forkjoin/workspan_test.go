@@ -107,6 +107,9 @@ func TestWorkSpanSerialChain(t *testing.T) {
 			c.errorf("forks = %d, want %d", ws.Forks, steps)
 		}
 		c.paper("burdened span", ws.BurdenedSpan, ws.Span+steps*ws.Burden, 0)
+		if ws.CriticalForks != steps {
+			c.errorf("critical forks = %d, want %d", ws.CriticalForks, steps)
+		}
 	})
 }
 
