@@ -37,7 +37,7 @@ test: vet apicheck
 	$(GO) test -race -short -count=1 -timeout 9m -cpu 1,4 -skip 'Strand|RaceReport' $(CONC_PKGS); s=$$?; \
 	wait $$pid; p=$$?; sed 's/^/scheduler: /' .par-scheduler.log; rm -f .par-scheduler.log; \
 	test $$s -eq 0 && test $$p -eq 0
-	$(GO) test -tags fjkit_workspan -short -count=1 -run 'WorkSpan' ./forkjoin/ ./par/
+	$(GO) test -tags fjkit_workspan -short -count=1 -run 'WorkSpan' ./forkjoin/ ./par/ ./cmd/fjbench/
 
 vet:
 	$(GO) vet $(PKGS)
