@@ -4,6 +4,8 @@ package main
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -12,7 +14,7 @@ import (
 // the bench lines, and nothing to the baselines'.
 func TestWorkSpanFlag(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	args := []string{"fib", "-n", "20", "-cutoff", "8", "-workers", "1,2", "-mode", "ws", "-runs", "1", "-workspan"}
+	args := []string{"fib", "-n", "16", "-cutoff", "6", "-workers", "1,2", "-mode", "ws", "-runs", "1", "-workspan"}
 	if code := run(args, &stdout, &stderr); code != 0 {
 		t.Fatalf("run(%q) = %d: %s", args, code, stderr.String())
 	}
@@ -59,5 +61,20 @@ func TestWorkSpanFlag(t *testing.T) {
 	}
 	if n != 2 {
 		t.Errorf("%d ws bench lines, want 2:\n%s", n, stdout.String())
+	}
+
+	// -plot draws the predicted range beside the measured speed-up.
+	svg := filepath.Join(t.TempDir(), "fib.svg")
+	if code := run(append(args, "-plot", svg), &stdout, &stderr); code != 0 {
+		t.Fatalf("-plot: %d: %s", code, stderr.String())
+	}
+	b, err := os.ReadFile(svg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"ws predicted, at most", "ws predicted, at least (burdened)"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("the chart lacks %q", want)
+		}
 	}
 }
