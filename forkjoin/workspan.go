@@ -107,8 +107,10 @@ func ratio(a, b time.Duration) float64 {
 // talk over channels) does not run measured; nor do its timings say
 // anything about contention between workers.
 //
-// Measurements run one at a time (a second caller waits); MeasureWorkSpan
-// must not be called from a task. A panic in fn is re-raised as a
+// Invoke and Tasks.Submit on p from the measured program are part of it;
+// calls into other pools run there, and count as the calling strand's
+// time. Measurements run one at a time (a second caller waits);
+// MeasureWorkSpan must not be called from a task. A panic in fn is re-raised as a
 // *PanicError. In a build without the fjkit_workspan tag, or with -race,
 // it runs nothing and returns ErrWorkSpanOff: the fork paths of an
 // ordinary build carry no trace of the measurement.

@@ -401,3 +401,43 @@ func TestWorkSpanPanic(t *testing.T) {
 		t.Errorf("after a panic: forks %d, %v", ws.Forks, err)
 	}
 }
+
+// Inside a measurement, Invoke and Tasks.Submit on the measured pool are
+// part of the program (their forks count), and MeasureWorkSpan from a task
+// panics, naming the misuse.
+func TestWorkSpanNested(t *testing.T) {
+	p := forkjoin.New(forkjoin.Workers(2))
+	defer p.Close()
+	ws, err := forkjoin.MeasureWorkSpan(p, func(w *forkjoin.Worker) {
+		n := forkjoin.Invoke(p, func(w *forkjoin.Worker) int {
+			if forkjoin.Current() != w {
+				t.Error("Current in a nested Invoke is not its worker")
+			}
+			a, b := forkjoin.Join(w, func(*forkjoin.Worker) int { return 1 }, func(*forkjoin.Worker) int { return 2 })
+			return a + b
+		})
+		if n != 3 {
+			t.Errorf("nested Invoke = %d", n)
+		}
+		var ts forkjoin.Tasks
+		ran := 0
+		for range 3 {
+			ts.Submit(p, func(*forkjoin.Worker) { ran++ })
+		}
+		ts.Wait(nil)
+		if ran != 3 {
+			t.Errorf("%d submitted tasks ran", ran)
+		}
+		func() {
+			defer func() {
+				if v := recover(); v == nil || !strings.Contains(fmt.Sprint(v), "called from a task") {
+					t.Errorf("MeasureWorkSpan from a task: panic %v", v)
+				}
+			}()
+			forkjoin.MeasureWorkSpan(p, func(*forkjoin.Worker) {})
+		}()
+	})
+	if err != nil || ws.Forks != 4 {
+		t.Errorf("forks %d, %v; want 4 (the Join, three Submits)", ws.Forks, err)
+	}
+}
