@@ -236,10 +236,11 @@
 // (go test -tags fjkit_workspan, go build -tags fjkit_workspan), not with
 // -race: in other builds the fork paths are exactly those of a build
 // without it, MeasureWorkSpan returns ErrWorkSpanOff and Region is a
-// plain call. A measured program runs some 250 ns slower per fork, so a
-// program that forks at every tiny call runs many times slower measured,
-// and its work counts part of that; one whose strands average a
-// microsecond or more, a fraction slower.
+// plain call. A measured fork costs a few clock reads and allocations, all
+// of it counted as work, so a program that forks at every tiny call runs
+// many times slower measured and its figures say more about the
+// measurement than about it; one whose strands average a microsecond or
+// more runs a fraction slower, and its parallelism is its own.
 //
 // # Invariants
 //

@@ -45,7 +45,9 @@ const WorkSpanBurden = 10 * time.Microsecond
 // each of its forked tasks runs on another worker: its parallelism is what
 // a program can expect when its strands are short. The times are those of
 // the measured run, serial, on this machine, with the measurement's own
-// cost (a few clock reads per fork) partly included.
+// cost (a clock read per fork, join and task end, and the records of
+// the forks) included: the parallelisms, ratios, carry less of it than
+// the times.
 type WorkSpan struct {
 	Work, Span, BurdenedSpan time.Duration
 	// Forks counts the program's forks: a Join or Func.Join counts one

@@ -71,18 +71,18 @@ var (
 )
 
 // tick ends the running strand's stretch since the last event: its time
-// counts in the work and on the running path. The caller sets m.last
-// once its own bookkeeping is done (resume), so that the bookkeeping
-// between two clock reads counts nowhere.
+// counts in the work and on the running path, and the next stretch starts
+// now. One clock read per event: the clock is most of the measurement's
+// cost per fork, and the event's own bookkeeping, a few stores, counts in
+// the next stretch.
 func (m *wsMeasure) tick() {
-	d := now() - m.last
+	t := now()
+	d := t - m.last
+	m.last = t
 	m.work += d
 	m.cur.span += d
 	m.cur.burdened += d
 }
-
-// resume starts the running strand's next stretch.
-func (m *wsMeasure) resume() { m.last = now() }
 
 func measureWorkSpan(p *Pool, fn func(*Worker)) WorkSpan {
 	if Current() != nil {
@@ -106,7 +106,7 @@ func measureWorkSpan(p *Pool, fn func(*Worker)) WorkSpan {
 		w.inv = nil
 	}()
 	var pe *PanicError
-	m.resume()
+	m.last = now()
 	strandTask(w, func() { fn(w) }, &pe)
 	m.tick()
 	if pe != nil {
@@ -140,12 +140,10 @@ func wsFork(w *Worker, run func(*Worker)) *strand {
 	m.cur.burdened += m.burden
 	m.cur.forks++
 	st := &strand{w: w}
-	m.resume()
 	strandTask(w, func() { run(w) }, &st.pe)
 	m.tick()
 	st.ws = m.cur
 	m.cur = parent
-	m.resume()
 	return st
 }
 
@@ -159,7 +157,6 @@ func (w *Worker) wsJoin(st *strand) {
 	m := wsActive.Load()
 	m.tick()
 	m.cur = m.cur.later(st.ws)
-	m.resume()
 }
 
 // later returns the path that ends later of a and b: a join's.
@@ -242,7 +239,6 @@ func wsRegion(w *Worker, name string, fn func(*Worker)) {
 	}
 	r.depth++
 	work, path, forks := m.work, m.cur, m.forks
-	m.resume()
 	var pe *PanicError
 	strandTask(w, func() { fn(w) }, &pe)
 	m.tick()
@@ -253,7 +249,6 @@ func wsRegion(w *Worker, name string, fn func(*Worker)) {
 		r.BurdenedSpan += m.cur.burdened - path.burdened
 		r.Forks += m.forks - forks
 	}
-	m.resume()
 	if pe != nil {
 		panic(pe)
 	}
