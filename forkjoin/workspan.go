@@ -135,6 +135,9 @@ func MeasureWorkSpan(p *Pool, fn func(w *Worker)) (WorkSpan, error) {
 // a task's are). Outside a measurement Region is fn(w), at the cost of
 // a call.
 func Region(w *Worker, name string, fn func(w *Worker)) {
+	if fn == nil {
+		panic("forkjoin.Region: fn is nil")
+	}
 	if workSpan && w.inStrand() {
 		wsRegion(w, name, fn)
 		return

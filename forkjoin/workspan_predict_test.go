@@ -56,10 +56,10 @@ func TestWorkSpanPredict(t *testing.T) {
 	if err != nil || len(rows) != 3 || rows[2][0] != `a "b", c` || rows[1][2] != "1000000000" || rows[1][4] != "100" {
 		t.Errorf("CSV %q, %v", rows, err)
 	}
-	for _, bad := range []func(){func() { ws.Predict(0) }, func() { ws.Bound(0) }} {
+	for _, bad := range []func(){func() { ws.Predict(0) }, func() { ws.Bound(0) }, func() { forkjoin.Region(nil, "r", nil) }} {
 		func() {
 			defer func() {
-				if v := recover(); v == nil || !strings.Contains(v.(string), "must be at least 1") {
+				if v, _ := recover().(string); !strings.Contains(v, "must be at least 1") && v != "forkjoin.Region: fn is nil" {
 					t.Errorf("panic %v", v)
 				}
 			}()
