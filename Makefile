@@ -27,7 +27,8 @@ all: test
 # scheduler, with its synchronization visible to the detector, except its
 # strand tests (Strand, RaceReport), which the -cpu run skips. par's tests
 # then run once more on the scheduler (FJKIT_RACE=scheduler), beside the
-# -cpu run, which leaves a CPU free for most of its time.
+# -cpu run, which leaves a CPU free for most of its time. Last, the
+# work/span measurement's tests, in the build that has it (fjkit_workspan).
 test: vet apicheck
 	$(GO) test -race -short -count=1 -timeout 9m $(PKGS)
 	@FJKIT_RACE=scheduler $(GO) test -race -short -count=1 -timeout 9m ./par/ > .par-scheduler.log 2>&1 & pid=$$!; \
@@ -36,6 +37,7 @@ test: vet apicheck
 	$(GO) test -race -short -count=1 -timeout 9m -cpu 1,4 -skip 'Strand|RaceReport' $(CONC_PKGS); s=$$?; \
 	wait $$pid; p=$$?; sed 's/^/scheduler: /' .par-scheduler.log; rm -f .par-scheduler.log; \
 	test $$s -eq 0 && test $$p -eq 0
+	$(GO) test -tags fjkit_workspan -short -count=1 -run 'WorkSpan' ./forkjoin/ ./par/ ./cmd/fjbench/
 
 vet:
 	$(GO) vet $(PKGS)

@@ -211,6 +211,37 @@
 // detector (pools made from then on); builds without the race tag are not
 // affected.
 //
+// # Work and span: how far a program can scale
+//
+// A program's work T₁ is the time all its strands take one after another
+// (a strand is the code between two fork or join points), and its span T∞
+// the time of the longest chain of strands that must run one after
+// another. Their ratio, the parallelism, bounds the speed-up on any number
+// of workers, and Brent's bound, T_P ≤ T₁/P + T∞, says what a greedy
+// scheduler reaches at least; so they tell, on a machine of two cores, how
+// far a program can scale on sixteen. MeasureWorkSpan measures them, as
+// Cilkscale does for Cilk: it runs the program as its serial elision (each
+// fork runs its child to its end first, on the calling goroutine), times
+// each strand with the monotonic clock, and composes the times along the
+// program's forks and joins. Every way to fork takes part, par's calls
+// made from a task too. The burdened span adds, for every fork on a path,
+// the cost of running the forked side on another worker (WorkSpanBurden):
+// a program whose strands are short scales less than its parallelism
+// says, and its burdened parallelism tells how much. Region names a part
+// of the program, which then has figures of its own, to find which part
+// holds the span; WorkSpan's WriteTable and WriteCSV print them, and
+// Predict gives the bounds for 1 to any number of workers.
+//
+// The measurement is compiled in only with the build tag fjkit_workspan
+// (go test -tags fjkit_workspan, go build -tags fjkit_workspan), not with
+// -race: in other builds the fork paths are exactly those of a build
+// without it, MeasureWorkSpan returns ErrWorkSpanOff and Region is a
+// plain call. A measured fork costs a few clock reads and allocations, all
+// of it counted as work, so a program that forks at every tiny call runs
+// many times slower measured and its figures say more about the
+// measurement than about it; one whose strands average a microsecond or
+// more runs a fraction slower, and its parallelism is its own.
+//
 // # Invariants
 //
 //   - Every task runs exactly once: a deque or the shared queue hands each

@@ -1,10 +1,11 @@
-//go:build !race
+//go:build !race && !fjkit_workspan
 
 package forkjoin
 
 import "unsafe"
 
-// raceStrands is false outside race builds: every strand-mode branch
+// raceStrands is false outside race builds and work/span builds (the
+// fjkit_workspan tag, workspan_on.go): every strand-mode branch
 // (strand.go) is dead code the compiler removes.
 const raceStrands = false
 

@@ -65,7 +65,8 @@ type strand struct {
 	pe     *PanicError
 	j      *job // the record of a Spawn or Func.Fork handle
 	scoped []scopedStrand
-	ran    bool // joined: done was received, and the edge acquired
+	ran    bool   // joined: done was received, and the edge acquired
+	ws     wsPath // in a work/span measurement: the child's path at its end
 }
 
 type scopedStrand struct {
@@ -122,6 +123,9 @@ func newStrandWorker(p *Pool, w *Worker, inv *invocation) *Worker {
 // forkStrand starts run as a strand forked by w (nil for a root) in
 // invocation inv, on the Worker it returns in the strand's record.
 func forkStrand(p *Pool, w *Worker, inv *invocation, run func(cw *Worker)) *strand {
+	if workSpan {
+		return wsFork(w, run) // the serial elision: the child runs here, now
+	}
 	cw := newStrandWorker(p, w, inv)
 	st := &strand{w: cw, done: make(chan struct{})}
 	if strandCounter(&strandsLive, 1) > maxLiveStrands && w != nil {
@@ -210,6 +214,10 @@ func strandTask(w *Worker, body func(), out **PanicError) {
 // its synchronization hidden, then acquires st's release, takes over the
 // scope tasks st left, and keeps st's Worker for its next fork.
 func (w *Worker) joinStrand(st *strand) {
+	if workSpan {
+		w.wsJoin(st)
+		return
+	}
 	if st.ran {
 		return
 	}
@@ -253,6 +261,9 @@ func (w *Worker) unbindStrand() {
 // strandCurrent returns the strand Worker whose goroutine is the caller,
 // or nil.
 func strandCurrent() *Worker {
+	if workSpan {
+		return wsCurrent()
+	}
 	raceDisable()
 	w := strandRegistry.get(goroutineID())
 	raceEnable()
@@ -550,6 +561,10 @@ func strandDo(w *Worker, fns []func(*Worker)) {
 // between units once stop reports true (a piece has panicked) or the
 // invocation is canceled. It re-raises the first panic, in index order.
 func strandLoop(w *Worker, n uint64, piece func(cw *Worker, k int, a, b uint64, stop func() bool)) {
+	if workSpan {
+		wsLoop(w, n, piece)
+		return
+	}
 	k := min(n, loopStrands)
 	bound := func(i uint64) uint64 {
 		hi, lo := bits.Mul64(i, n)
@@ -625,7 +640,7 @@ func strandForRange(w *Worker, lo, hi, grain int, each func(*Worker, int), rng f
 // strandReduce is Reduce and ReduceW in strand mode. It combines over
 // Reduce's tree, so that it gives the bits the scheduler gives: the range
 // is cut into blocks of c indices, c the least power of two that makes at
-// most loopStrands of them, each block (and the last, shorter one) a
+// most loopPieces() of them, each block (and the last, shorter one) a
 // subtree of Reduce's tree, computed serially as one strand; and the tree
 // over the blocks is the tree's top. (A node of the tree of more than c
 // indices starts at a multiple of c and splits at one, since its left part
@@ -639,7 +654,7 @@ func strandReduce[T any](w *Worker, name string, lo, hi int, zero T, mapf func(i
 	}
 	n := uint64(span(lo, hi))
 	c := uint64(1)
-	for (n-1)/c+1 > loopStrands {
+	for (n-1)/c+1 > loopPieces() {
 		c <<= 1
 	}
 	res := make([]T, (n-1)/c+1)
@@ -676,6 +691,14 @@ func strandTop[T any](w *Worker, a, m uint64, res []T, combine func(x, y T) T) T
 		panic(st.pe)
 	}
 	return combine(x, y)
+}
+
+// loopPieces is the most strands strandLoop cuts a loop into.
+func loopPieces() uint64 {
+	if workSpan {
+		return wsLoopPieces
+	}
+	return loopStrands
 }
 
 // treeLeft is the size of the left subtree of Reduce's tree over m > 1
@@ -727,6 +750,10 @@ func strandInvokeContext[T any](ctx context.Context, p *Pool, fn func(*Worker) T
 // (The set's lock is taken at a start, by the parent, and at the last end
 // only.) The caller has checked p for Submit.
 func strandTasksStart(t *Tasks, p *Pool, w *Worker, fn func(*Worker)) {
+	if workSpan {
+		wsTasksStart(t, p, w, fn)
+		return
+	}
 	inv := &invocation{}
 	if w != nil {
 		inv = w.inv

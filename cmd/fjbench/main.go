@@ -19,7 +19,10 @@
 //
 // Results go to stdout as Markdown tables, or with -format bench as Go
 // benchmark lines that benchstat reads; progress goes to stderr, and only
-// when stderr is a terminal.
+// when stderr is a terminal. Built with -tags fjkit_workspan, fjbench
+// -workspan also measures each fjkit row's work and span
+// (forkjoin.MeasureWorkSpan) and adds them, with the parallelism they
+// give, to its table and its bench lines.
 package main
 
 import (
@@ -34,6 +37,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fjkit/fjkit/forkjoin"
 	"github.com/fjkit/fjkit/internal/sorts/sortinput"
 )
 
@@ -55,6 +59,7 @@ type config struct {
 	workersSet, modeSet bool
 	clients             int
 	deadline, duration  time.Duration
+	workspan            bool
 }
 
 // scenario is one subcommand.
@@ -103,7 +108,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	b := &bench{runs: cfg.runs, usable: usableCores}
+	b := &bench{runs: cfg.runs, usable: usableCores, workspan: cfg.workspan}
 	if isTerminal(stderr) {
 		b.progress = stderr
 	}
@@ -180,6 +185,7 @@ func newFlagSet(cfg *config, raw map[string]*string) *flag.FlagSet {
 	fs.StringVar(&cfg.format, "format", "table", "output format: table (Markdown) or bench (Go benchmark lines for benchstat)")
 	fs.StringVar(&cfg.plot, "plot", "", "write speed-up and throughput charts to `FILE`.svg or FILE.png")
 	fs.StringVar(&cfg.cpuprof, "cpuprofile", "", "write a CPU profile to `FILE`")
+	fs.BoolVar(&cfg.workspan, "workspan", false, "measure the work and span of every fjkit row, serially (forkjoin.MeasureWorkSpan; needs a build with -tags fjkit_workspan), and add work, span, parallelism and burdened parallelism to its table and its bench lines")
 	fs.IntVar(&cfg.clients, "clients", 32, "serve: client goroutines sending requests")
 	fs.DurationVar(&cfg.deadline, "deadline", 5*time.Millisecond, "serve: each request's deadline")
 	fs.DurationVar(&cfg.duration, "duration", 3*time.Second, "serve: how long the clients send requests at each worker count")
@@ -290,6 +296,8 @@ func (cfg *config) check(cmd string) error {
 		return fmt.Errorf("-clients must be at least 1, not %d", cfg.clients)
 	case cfg.deadline <= 0 || cfg.duration <= 0:
 		return errors.New("-deadline and -duration must be positive")
+	case cfg.workspan && !workSpanBuilt():
+		return errors.New("-workspan: " + forkjoin.ErrWorkSpanOff.Error())
 	}
 	if cfg.plot != "" {
 		if ext := strings.ToLower(filepath.Ext(cfg.plot)); ext != ".svg" && ext != ".png" {

@@ -80,7 +80,9 @@ type bench struct {
 	// (usableCores); measure asks it before and after each result's runs,
 	// so that a row measured while other work took cores is marked.
 	usable func() float64
-	err    error
+	// workspan: measure the work and span of each fjkit row (-workspan).
+	workspan bool
+	err      error
 }
 
 // measure runs c once untimed to warm caches, the pool and the heap, then
@@ -130,6 +132,43 @@ func (b *bench) measureOne(base Result, c contender) ([]Result, error) {
 	return []Result{r}, err
 }
 
+// workSpanRuns is how many times -workspan measures a row: it keeps the
+// run of the least span, since other work on the machine only lengthens
+// a strand, and the span, a longest path, takes the longest.
+const workSpanRuns = 3
+
+// measureWorkSpan measures the work and span of body on p, after prepare,
+// for row r (-workspan); the checksum must be the timed runs'.
+func measureWorkSpan(b *bench, r Result, p *forkjoin.Pool, prepare func(), body func(w *forkjoin.Worker) uint64) (*forkjoin.WorkSpan, error) {
+	var best *forkjoin.WorkSpan
+	for i := range workSpanRuns {
+		if prepare != nil {
+			prepare()
+		}
+		b.show("%s %s w=%d: work and span %d/%d", r.group(), r.Scheduler, r.Workers, i+1, workSpanRuns)
+		var got uint64
+		ws, err := forkjoin.MeasureWorkSpan(p, func(w *forkjoin.Worker) { got = body(w) })
+		b.show("")
+		switch {
+		case err != nil:
+			return nil, err
+		case got != r.Checksum:
+			return nil, fmt.Errorf("%s %s w=%d: checksum %s measuring work and span, %s in the warm-up", r.group(), r.Scheduler, r.Workers, fmtChecksum(got), fmtChecksum(r.Checksum))
+		case best == nil || ws.Span < best.Span:
+			best = &ws
+		}
+	}
+	return best, nil
+}
+
+// workSpanBuilt reports whether this binary measures work and span.
+func workSpanBuilt() bool {
+	p := forkjoin.New(forkjoin.Workers(1))
+	defer p.Close()
+	_, err := forkjoin.MeasureWorkSpan(p, func(*forkjoin.Worker) {})
+	return err == nil
+}
+
 // add appends what a measurement returned to the section; the bench keeps
 // its error, which the scenario returns at the end.
 func (s *Section) add(rs []Result, _ error) { s.Results = append(s.Results, rs...) }
@@ -176,6 +215,9 @@ func measureOurs(b *bench, base Result, modeNames []string, workers []int, suffi
 				work:     func() uint64 { return forkjoin.Invoke(p, body) },
 				counters: p.Stats,
 			})
+			if b.workspan && b.err == nil {
+				r.WorkSpan, b.err = measureWorkSpan(b, r, p, prepare, body)
+			}
 			p.Close()
 			out = append(out, r)
 		}

@@ -121,8 +121,9 @@ func row(workers []int, charts ...*chart) []*plot.Plot {
 }
 
 // groupPlots charts group g: each scheduler's speed-up over its fewest
-// workers, and its throughput, the baselines without a worker count as flat
-// lines; nil unless some scheduler was measured at two worker counts.
+// workers (and the range its work and span predict, if measured), and its
+// throughput, the baselines without a worker count as flat lines; nil
+// unless some scheduler was measured at two worker counts.
 func groupPlots(rs []Result, sp []speedup, g []int) []*plot.Plot {
 	first := &rs[g[0]]
 	var workers []int
@@ -156,6 +157,23 @@ func groupPlots(rs []Result, sp []speedup, g []int) []*plot.Plot {
 		thru.lines[k] = append(thru.lines[k], plotter.XY{X: float64(r.Workers), Y: r.rate()})
 	}
 	speed.add("no speed-up", plotter.XYs{{X: lo, Y: 1}, {X: hi, Y: 1}})
+	// With -workspan, a scheduler measured at one worker gets its
+	// predicted range beside what it measured: at most min(P, work/span),
+	// at least Brent's bound with the burdened span.
+	for _, i := range g {
+		r := &rs[i]
+		if r.WorkSpan == nil || r.Workers != 1 || workers[0] != 1 {
+			continue
+		}
+		var most, least plotter.XYs
+		for _, w := range workers {
+			b := r.WorkSpan.Bound(w)
+			most = append(most, plotter.XY{X: float64(w), Y: b.MaxSpeedup})
+			least = append(least, plotter.XY{X: float64(w), Y: b.BurdenedMinSpeedup})
+		}
+		speed.add(r.Scheduler+" predicted, at most", most)
+		speed.add(r.Scheduler+" predicted, at least (burdened)", least)
+	}
 	for _, i := range g {
 		if r := &rs[i]; r.Workers == 0 {
 			thru.add(r.Scheduler, plotter.XYs{{X: lo, Y: r.rate()}, {X: hi, Y: r.rate()}})

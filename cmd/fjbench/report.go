@@ -84,7 +84,7 @@ func groupsOf(rs []Result) [][]int {
 func groupTable(rs []Result, g []int, cores int) Table {
 	sp := speedups(rs)
 	first := &rs[g[0]]
-	hasSerial, hasCounters, hasCopy := false, false, false
+	hasSerial, hasCounters, hasCopy, hasWorkSpan := false, false, false, false
 	serialName := ""
 	for _, i := range g {
 		if isSerial(rs[i].Scheduler) {
@@ -92,6 +92,7 @@ func groupTable(rs []Result, g []int, cores int) Table {
 		}
 		hasCounters = hasCounters || len(rs[i].Counters) > 0
 		hasCopy = hasCopy || rs[i].Copy > 0
+		hasWorkSpan = hasWorkSpan || rs[i].WorkSpan != nil
 	}
 	rate := first.Unit + "/s"
 	t := Table{Title: first.group() + " (time: median of the runs)",
@@ -113,6 +114,10 @@ func groupTable(rs []Result, g []int, cores int) Table {
 	if hasCounters {
 		t.Header = append(t.Header, "steals", "lock waits")
 		legend = append(legend, "steals and lock waits are the fjkit pool's counters, the median over the runs.")
+	}
+	if hasWorkSpan {
+		t.Header = append(t.Header, "work", "span", "parallelism", "burdened par.")
+		legend = append(legend, "work, span and parallelism are the row's work (T₁, every strand's time) and span (T∞, the longest chain of strands), measured serially with forkjoin.MeasureWorkSpan (the run of the least span of three), and work/span, the most speed-up any number of workers can give; burdened par. is work over the span with a steal's cost added for each fork on its path.")
 	}
 	t.Header = append(t.Header, "marks")
 	t.Legend = strings.Join(legend, " ") + " " + marksLegend(cores)
@@ -151,6 +156,14 @@ func groupTable(rs []Result, g []int, cores int) Table {
 				row = append(row, strconv.FormatUint(s, 10), strconv.FormatUint(l, 10))
 			} else {
 				row = append(row, "", "")
+			}
+		}
+		if hasWorkSpan {
+			if ws := r.WorkSpan; ws != nil {
+				row = append(row, fmtDuration(float64(ws.Work)), fmtDuration(float64(ws.Span)),
+					sig3(ws.Parallelism()), sig3(ws.BurdenedParallelism()))
+			} else {
+				row = append(row, "", "", "", "")
 			}
 		}
 		row = append(row, unreliable(r, cores))
@@ -218,6 +231,10 @@ func writeBench(ew *errWriter, rep *Report) {
 				if i < len(r.Counters) {
 					c := r.Counters[i]
 					ew.printf("\t%d steals/op\t%d lockwaits/op", c.Steals, c.LockWaits)
+				}
+				if ws := r.WorkSpan; ws != nil {
+					ew.printf("\t%d work-ns/op\t%d span-ns/op\t%s parallelism\t%s burdened-parallelism",
+						ws.Work.Nanoseconds(), ws.Span.Nanoseconds(), fmtFloat(round(ws.Parallelism(), 3)), fmtFloat(round(ws.BurdenedParallelism(), 3)))
 				}
 				ew.printf("\n")
 			}

@@ -37,6 +37,9 @@ type Result struct {
 	// Workers (1 for serial code), measured in the same run; 0 where the
 	// scenario does not measure it. Tables then show the time as a multiple.
 	Copy time.Duration
+	// WorkSpan is the row's work and span (-workspan), measured once
+	// after its timed runs; nil where not measured.
+	WorkSpan *forkjoin.WorkSpan
 }
 
 // group names the table a result belongs in: results with the same scenario

@@ -104,7 +104,7 @@ func verdictTable(m tinyLookup, weight, lo, wc, hi, cores int) Table {
 		case wc == lo:
 			why = append(why, fmt.Sprintf("not judged: no worker count above %d within the cores", lo))
 		case up < levelRatio:
-			why = append(why, "did not scale")
+			why = append(why, "did not scale"+spanWhy(m.get(weight, ws, wc), wc))
 		}
 		if !(ahead >= levelRatio) { // NaN (no shared row) too
 			why = append(why, fmt.Sprintf("not ahead at %d", hi))
@@ -121,6 +121,22 @@ func verdictTable(m tinyLookup, weight, lo, wc, hi, cores int) Table {
 			ratioCell(medianNs(get(ws, wc))/medianNs(get("port-ws", wc)), get(ws, wc), get("port-ws", wc), cores), claim})
 	}
 	return t
+}
+
+// spanWhy says, for a row that did not scale to workers, whether its
+// measured span (-workspan) explains it: "" if it was not measured.
+func spanWhy(r *Result, workers int) string {
+	if r == nil || r.WorkSpan == nil {
+		return ""
+	}
+	ws := r.WorkSpan
+	if bp := ws.BurdenedParallelism(); bp < float64(workers)*levelRatio {
+		return fmt.Sprintf(": its span, %s of %s of work, allows at most %s (%s with a steal's cost per fork on it): "+
+			"its longest chain of tasks, such as one producer's loop, runs one step after another",
+			fmtDuration(float64(ws.Span)), fmtDuration(float64(ws.Work)), fmtRatio(ws.Parallelism()), fmtRatio(bp))
+	}
+	return fmt.Sprintf(": its span allows %s (%s burdened), so the span does not explain it",
+		fmtRatio(ws.Parallelism()), fmtRatio(ws.BurdenedParallelism()))
 }
 
 // sweepTable is the weight sweep: for each weight and worker count, the
