@@ -96,7 +96,7 @@ func goexitHere() {
 	if v == nil {
 		return
 	}
-	if err, ok := v.(error); ok && errors.Is(err, forkjoin.ErrGoexit) {
+	if pe, ok := v.(*forkjoin.PanicError); ok && pe != nil && errors.Is(pe, forkjoin.ErrGoexit) {
 		runtime.Goexit()
 	}
 	panic(v)
