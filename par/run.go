@@ -2,7 +2,6 @@ package par
 
 import (
 	"context"
-	"errors"
 	"runtime"
 	"runtime/debug"
 	"sync/atomic"
@@ -96,7 +95,7 @@ func goexitHere() {
 	if v == nil {
 		return
 	}
-	if pe, ok := v.(*forkjoin.PanicError); ok && pe != nil && errors.Is(pe, forkjoin.ErrGoexit) {
+	if pe, ok := v.(*forkjoin.PanicError); ok && pe != nil && pe.Value == forkjoin.ErrGoexit {
 		runtime.Goexit()
 	}
 	panic(v)
