@@ -109,6 +109,11 @@ func ratio(a, b time.Duration) float64 {
 // talk over channels) does not run measured; nor do its timings say
 // anything about contention between workers.
 //
+// A program that shapes its work by its pool's size, as package par's
+// calls, the sorts and the matrix kernels do (on a pool of one worker they
+// run serially), is measured in the shape it has on p: measure on a pool
+// of the size the prediction is for, or the larger of two.
+//
 // Invoke and Tasks.Submit on p from the measured program are part of it;
 // calls into other pools run there, and count as the calling strand's
 // time. Measurements run one at a time (a second caller waits);

@@ -82,11 +82,15 @@ func measurePar(b *bench, base Result, workers []int, fresh func(), work []int64
 	for _, s := range parSorts {
 		for _, n := range workers {
 			p := forkjoin.New(forkjoin.Workers(n))
+			body := func(*forkjoin.Worker) uint64 {
+				s.sort(work)
+				return sortChecksum(work)
+			}
 			r, _ := b.measure(base, contender{scheduler: s.name, workers: n, prepare: fresh,
-				work: func() uint64 {
-					forkjoin.Run(p, func(*forkjoin.Worker) { s.sort(work) })
-					return sortChecksum(work)
-				}})
+				work: func() uint64 { return forkjoin.Invoke(p, body) }})
+			if b.workspan && b.err == nil {
+				r.WorkSpan, b.err = measureWorkSpan(b, r, p, fresh, body)
+			}
 			p.Close()
 			out = append(out, r)
 		}

@@ -78,3 +78,25 @@ func TestWorkSpanFlag(t *testing.T) {
 		}
 	}
 }
+
+// -workspan measures par's sorts too: they are fjkit rows.
+func TestWorkSpanFlagParRows(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	args := []string{"sort", "-n", "200000", "-workers", "2", "-mode", "ws", "-runs", "1", "-workspan"}
+	if code := run(args, &stdout, &stderr); code != 0 {
+		t.Fatalf("run(%q) = %d: %s", args, code, stderr.String())
+	}
+	n := 0
+	for _, line := range strings.Split(stdout.String(), "\n") {
+		cells := strings.Split(line, "|")
+		if len(cells) > 16 && strings.HasPrefix(strings.TrimSpace(cells[1]), "par.") {
+			n++
+			if strings.TrimSpace(cells[15]) == "" {
+				t.Errorf("a par row without parallelism: %s", line)
+			}
+		}
+	}
+	if n != 4 {
+		t.Errorf("%d par rows, want 4:\n%s", n, stdout.String())
+	}
+}

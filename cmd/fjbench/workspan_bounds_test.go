@@ -1,0 +1,110 @@
+//go:build fjkit_workspan && !race
+
+package main
+
+import (
+	"fmt"
+	"os"
+	"testing"
+	"text/tabwriter"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/fjkit/fjkit/algos"
+	"github.com/fjkit/fjkit/forkjoin"
+	"github.com/fjkit/fjkit/par"
+)
+
+// TestWorkSpanBounds runs fjbench's workloads (UTS, the sorts, matmul, fib
+// with a serial cutoff) plainly on one and on two workers and measured,
+// and prints, for each, the measurement's cost (the measured run's time
+// against the plain one-worker run) and the prediction for two workers
+// beside the time two workers took. The prediction is Brent's bounds with
+// the plain one-worker time as the work and the measured parallelisms:
+// the measured work and span both carry the measurement's cost, their
+// ratio much less of it. The measurement runs on the two-worker pool:
+// par.Sort, the sorts' partitioning and MatMul's leaves take the shape
+// they have on it. It fails if the measurement costs more than 3×
+// the plain run: every program here has strands of a microsecond or more.
+// Each time is the least of five runs, and the figures those of the run of
+// the least span: load on the machine only adds to them.
+//
+// Run it with
+//
+//	go test -tags fjkit_workspan -run WorkSpanBounds -v ./cmd/fjbench/
+func TestWorkSpanBounds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("timings: not in -short")
+	}
+	const sortN, matN = 1_000_000, 512
+	input := sortInput("random", sortN)
+	work := make([]int64, sortN)
+	fresh := func() { copy(work, input) }
+	a, bm := matInput(matN, 1), matInput(matN, 2)
+	c := mat.NewDense(matN, matN, nil)
+	progs := []struct {
+		name    string
+		prepare func()
+		run     func(w *forkjoin.Worker)
+	}{
+		{"fib(32), serial below 14", nil, func(w *forkjoin.Worker) { algos.Fib(w, 32, 14) }},
+		{"UTS T1 depth 9", nil, func(w *forkjoin.Worker) { algos.UTS(w, utsTree(9)) }},
+		{"algos.MergeSort 10^6", fresh, func(w *forkjoin.Worker) { algos.MergeSort(w, work) }},
+		{"algos.QuickSort 10^6", fresh, func(w *forkjoin.Worker) { algos.QuickSort(w, work) }},
+		{"par.Sort 10^6", fresh, func(*forkjoin.Worker) { par.Sort(work) }},
+		{"algos.MatMul 512", nil, func(w *forkjoin.Worker) { algos.MatMul(w, c, a, bm) }},
+	}
+	p1 := forkjoin.New(forkjoin.Workers(1))
+	defer p1.Close()
+	p2 := forkjoin.New(forkjoin.Workers(2))
+	defer p2.Close()
+	least := func(prepare, f func()) time.Duration {
+		best := time.Duration(1 << 62)
+		for range 5 {
+			if prepare != nil {
+				prepare()
+			}
+			t := time.Now()
+			f()
+			best = min(best, time.Since(t))
+		}
+		return best
+	}
+	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "program\tplain T1\tmeasured\tcost\twork\tspan\tparallelism\tburdened par.\tforks\tT2\tT2 ≥\tT2 ≤\tT2 ≤ (burdened)\tT2 in bounds\t")
+	for _, pr := range progs {
+		t1 := least(pr.prepare, func() { forkjoin.Run(p1, pr.run) })
+		t2 := least(pr.prepare, func() { forkjoin.Run(p2, pr.run) })
+		var ws forkjoin.WorkSpan // the run of the least span: load only lengthens it
+		tm := least(pr.prepare, func() {
+			got, err := forkjoin.MeasureWorkSpan(p2, pr.run)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ws.Span == 0 || got.Span < ws.Span {
+				ws = got
+			}
+		})
+		scaled := forkjoin.WorkSpan{Work: t1, Span: time.Duration(float64(t1) / ws.Parallelism()),
+			BurdenedSpan: time.Duration(float64(t1) / ws.BurdenedParallelism())}
+		b := scaled.Bound(2)
+		cost := float64(tm) / float64(t1)
+		// Where T2 lies: "yes" between the lower and the burdened upper
+		// bound; otherwise how far outside, relative to the bound missed.
+		where := "yes"
+		switch {
+		case t2 < b.Lower:
+			where = fmt.Sprintf("%.1f%% below", 100*float64(b.Lower-t2)/float64(b.Lower))
+		case t2 > b.BurdenedUpper:
+			where = fmt.Sprintf("%.1f%% above", 100*float64(t2-b.BurdenedUpper)/float64(b.BurdenedUpper))
+		}
+		fmt.Fprintf(tw, "%s\t%v\t%v\t%.2f×\t%v\t%v\t%.1f\t%.1f\t%d\t%v\t%v\t%v\t%v\t%s\t\n", pr.name, t1, tm, cost,
+			ws.Work, ws.Span, ws.Parallelism(), ws.BurdenedParallelism(), ws.Forks,
+			t2, b.Lower, b.Upper, b.BurdenedUpper, where)
+		if cost > 3 {
+			t.Errorf("%s: the measurement cost %.2f× the plain run, over 3×", pr.name, cost)
+		}
+	}
+	tw.Flush()
+}
