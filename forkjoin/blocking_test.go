@@ -87,6 +87,38 @@ func TestBlockedWorkersGetASpare(t *testing.T) {
 	}
 }
 
+// A pool that has been moving for a while is sampled seldom (the monitor's
+// period grows), and still gets its spare when every worker then blocks:
+// the first sample after the stall may see the progress made before it,
+// the next one sees the stall.
+func TestBlockedWorkersGetASpareAfterACalmSpell(t *testing.T) {
+	for _, n := range []int{1, 2} {
+		t.Run("workers="+itoa(n), func(t *testing.T) {
+			p := hangPool(t, forkjoin.Workers(n))
+			withTimeout(t, 10*time.Second, func() {
+				for start := time.Now(); time.Since(start) < 300*time.Millisecond; {
+					forkjoin.Invoke(p, func(w *forkjoin.Worker) int { return fibJoin.Call(w, 20) })
+				}
+				release := make(chan struct{})
+				wait := blockEveryWorker(t, p, false, release)
+				start := time.Now()
+				got := forkjoin.Invoke(p, func(w *forkjoin.Worker) int { return fibJoin.Call(w, 20) })
+				d := time.Since(start)
+				close(release)
+				wait()
+				if got != serialFib(20) {
+					t.Errorf("Invoke beside blocked workers = %d, want %d", got, serialFib(20))
+				}
+				if d > 2*time.Second {
+					t.Errorf("an Invoke beside %d blocked workers after a calm spell took %v, want the monitor's 10 to 140 ms", n, d)
+				}
+				t.Logf("the Invoke beside the blocked workers took %v", d)
+			})
+			checkUsable(t, p)
+		})
+	}
+}
+
 // A task that forks inside the blocked wait's caller keeps working: its
 // forked side runs on the compensating worker (or any other), and Blocking
 // publishes what the task held back (its open spawns) before it blocks.

@@ -145,14 +145,16 @@
 // A task may block on anything outside the pool (I/O, a lock, a channel fed
 // by other goroutines, time.Sleep, a sync.Cond, a Wait of any kind). It
 // holds its worker meanwhile, and the pool makes up for it: a monitor
-// goroutine samples the workers' progress every millisecond while any is
-// awake, and when workers have made none for two samples (blocked, or
+// goroutine samples the workers' progress while any is awake (every
+// millisecond while the pool stalls, less often, down to every 64 ms,
+// while it moves), and when workers have made none for 10 ms (blocked, or
 // parked waiting for a task) while work waits that no idle or searching
 // worker will take, it lends a compensating worker, one more per sample
 // while the blockage lasts, and retires them when it ends. So a spare
-// starts about 10 ms after the pool stalls (ten samples, a millisecond
-// apart, in which no awake worker moved), far sooner than .NET's thread
-// pool injects a thread on starvation. A spare is lent only when the
+// starts 10 to 140 ms after a pool that was moving stalls (about 10 ms in
+// a pool that has just started or woken from idle, and for each further
+// spare), far sooner
+// than .NET's thread pool injects a thread on starvation. A spare is lent only when the
 // scheduler confirms it (fewer goroutines run or wait for a processor than
 // the pool has awake workers, so some are truly blocked): a task that
 // computes for long without forking gets none. It is lent at once while no

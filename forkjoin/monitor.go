@@ -29,13 +29,19 @@ import (
 //     queuing for a lock say, still answers within a few ticks; and
 //     whenever it comes out of a park. None of it is on a fork or join
 //     path: a check is already the slow path of a tick.
-//  2. The monitor, one goroutine per pool, samples every monitorTick while
-//     any worker is awake. A worker is blocked at a sample if it is not
-//     parked idle, not dormant, not inside Blocking (compensated already),
-//     and its progress has not moved for stillSamples samples in a row: it
-//     runs a task that neither forks nor ends, or it is parked as a joiner
-//     (a waiting worker runs only its own invocation's work) and nothing
-//     woke it. A sample that comes late (the process got no processor)
+//  2. The monitor, one goroutine per pool, samples while any worker is
+//     awake: every monitorTick while the pool does not move (no awake
+//     worker made progress since the last sample) or the monitor has
+//     spares out; otherwise the period doubles at each sample, up to
+//     maxMonitorTick. A timer that fires while the pool keeps every P
+//     busy costs the workers time out of proportion to the monitor's own
+//     (docs/benchmarks.md, "The blocking monitor's period"), so a pool
+//     that moves is looked at seldom. A worker is blocked at a sample if
+//     it is not parked idle, not dormant, not inside Blocking
+//     (compensated already), and its progress has not moved for
+//     stillTime, as the samples measure it: it runs a task that neither
+//     forks nor ends, or it is parked as a joiner (a waiting worker runs
+//     only its own invocation's work) and nothing woke it. A sample that comes late (the process got no processor)
 //     counts for nothing.
 //  3. The pool starves when work waits (a root in the injector, a task on
 //     a deque or the shared queue) while no worker searches, no worker is
@@ -60,18 +66,24 @@ import (
 //     lent in rule 3: a long task would otherwise make room for a new
 //     spare at every sample.
 //  5. When every worker is parked or dormant and the monitor has no spare
-//     out, it sleeps until a worker wakes (unpark kicks it): an idle pool
-//     uses no CPU.
+//     out, it sleeps until a worker wakes (unpark kicks it), and samples
+//     next a monitorTick after: an idle pool uses no CPU.
 //
-// So a spare starts stillSamples+1 monitorTicks (about 11 ms) after the
-// pool stalls while work waits and no other goroutine runs, and each
-// further spare the same blockage needs as long again. Work hidden in a
-// blocked worker's lazy frames or open spawn batch is not seen: those only
-// it can publish (Blocking does, as does Tasks.Go, which forks eagerly).
+// So a spare starts between stillTime and 2·maxMonitorTick+stillTime
+// (10 to 138 ms) after a pool that moved stalls while work waits and no
+// other goroutine runs: the first sample after the stall may still see
+// the progress made before it, the next one sees the stall. A pool that
+// stalls just after it woke from idle gets its spare after about
+// stillTime, its period still short. Each further
+// spare the same blockage needs comes stillTime+monitorTick (about 11 ms)
+// after the last. Work hidden in a blocked worker's lazy frames or open
+// spawn batch is not seen: those only it can publish (Blocking does, as
+// does Tasks.Go, which forks eagerly).
 const (
-	monitorTick  = time.Millisecond
-	stillSamples = 10 // samples in a row without progress that make a worker blocked
-	starveTick   = 100 * time.Millisecond
+	monitorTick    = time.Millisecond
+	maxMonitorTick = 64 * time.Millisecond
+	stillTime      = 10 * time.Millisecond // time without progress that makes a worker blocked
+	starveTick     = 100 * time.Millisecond
 )
 
 // MaxSpares bounds the compensating workers a pool lends at once, through
@@ -110,11 +122,14 @@ type monitor struct {
 	kick    chan struct{} // capacity 1
 
 	// The monitor goroutine's own.
-	spares  []*Worker // spares it activated and has not retired, oldest first
-	last    []uint64  // each live worker's progress at the last sample
-	still   []int     // each live worker's samples in a row without progress
+	spares  []*Worker       // spares it activated and has not retired, oldest first
+	last    []uint64        // each live worker's progress at the last sample
+	still   []time.Duration // each live worker's time without progress, as the samples saw it
 	sampled time.Duration
-	parked  []uint8 // sample's scratch
+	tick    time.Duration // the period to the next sample (rule 2)
+	calm    bool          // the last sample found the pool moving and no spare out
+	samples int           // samples taken, for tests (read after Close)
+	parked  []uint8       // sample's scratch
 	starved time.Duration
 	sched   [2]metrics.Sample
 }
@@ -158,17 +173,20 @@ func (p *Pool) allParked() bool {
 func (p *Pool) monitorLoop() {
 	defer p.wg.Done()
 	m := &p.mon
-	timer := time.NewTimer(monitorTick)
+	m.tick = monitorTick
+	timer := time.NewTimer(m.tick)
 	defer timer.Stop()
 	for {
+		woke := false
 		if len(m.spares) == 0 && p.allParked() {
 			m.asleep.Store(true)
 			if p.allParked() {
 				<-m.kick
+				woke = true
 			}
 			m.asleep.Store(false)
 		} else {
-			timer.Reset(monitorTick)
+			timer.Reset(m.tick)
 			select {
 			case <-timer.C:
 			case <-m.kick:
@@ -180,7 +198,20 @@ func (p *Pool) monitorLoop() {
 		if stopped {
 			return
 		}
+		if woke {
+			// A worker came out of a park: the first sample comes a
+			// monitorTick later, not now, when nothing can have stalled
+			// yet.
+			m.sampled = now()
+			m.tick = monitorTick
+			continue
+		}
 		p.sample()
+		if m.calm {
+			m.tick = min(2*m.tick, maxMonitorTick)
+		} else {
+			m.tick = monitorTick
+		}
 	}
 }
 
@@ -192,11 +223,13 @@ func (p *Pool) sample() {
 		m.last = append(m.last, ^uint64(0))
 		m.still = append(m.still, 0)
 	}
+	m.samples++
 	// A sample that comes late, the monitor's timer overshooting, says
 	// that the process got no processor for a while: the workers' progress
 	// stalled with it, and counts for nothing.
 	t := now()
-	late := t-m.sampled > 3*monitorTick
+	elapsed := t - m.sampled
+	late := elapsed > 3*m.tick
 	m.sampled = t
 	// Who is parked, and how: the sleep protocol's state, under its lock.
 	idleParked := 0
@@ -240,11 +273,12 @@ func (p *Pool) sample() {
 		}
 		if prog != m.last[i] || late || parked[i] == 1 || x.blocking.Load() {
 			m.still[i] = 0
-		} else if m.still[i]++; m.still[i] >= stillSamples {
+		} else if m.still[i] += elapsed; m.still[i] >= stillTime {
 			blocked++
 		}
 		m.last[i] = prog
 	}
+	m.calm = moved && len(m.spares)+winding == 0
 	if blocked < len(m.spares) {
 		for _, s := range m.spares[blocked:] {
 			p.retireSpare(s)

@@ -109,7 +109,7 @@
 // they must not write shared state without synchronization. A body may
 // block (on a channel, a lock, I/O, another par call's functions): it holds
 // its worker meanwhile, and a pool whose workers are blocked while work
-// waits lends compensating workers within about ten milliseconds, so that code
+// waits lends compensating workers within 10 to 140 milliseconds, so that code
 // correct with goroutines stays correct here (forkjoin's package doc gives
 // the rule and its bound). A body that mostly waits is still better served
 // by a goroutine.

@@ -52,7 +52,7 @@ import (
 // goroutines may: one that sends on a channel another receives from, a
 // Wait from a task, a lock. A blocked function holds its worker, and a
 // pool whose workers are all blocked while work waits adds compensating
-// workers after about ten milliseconds, so that the group makes progress
+// workers after 10 to 140 milliseconds, so that the group makes progress
 // whenever goroutines in its place would (see forkjoin.Blocking for the
 // rule and its bounds).
 //
