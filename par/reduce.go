@@ -12,8 +12,9 @@ import (
 // alone, so the result does not depend on the schedule or the number of
 // workers: a float sum is the pairwise sum, the same bits on every run and
 // every machine. combine must be associative for the result to be the
-// fold in index order; it need not be commutative (string concatenation is
-// fine).
+// fold in index order, and for integer, boolean and string results, which
+// a serial stretch folds from the left, for it to be the same on every
+// run; it need not be commutative (string concatenation is fine).
 //
 // zero is the result for an empty s and is used for nothing else: it is
 // never passed to combine, so a map or any other reference is a safe zero.
@@ -33,13 +34,14 @@ func Reduce[S ~[]E, E, R any](s S, zero R, mapf func(E) R, combine func(R, R) R)
 		return zero
 	}
 	var acc R
+	exact := exactKind[R]()
 	p := startTree(len(s), func(lo, hi int) {
-		acc = extend(acc, lo, hi, func(a, b int) R { return pairwise(s[a:b], mapf, combine) }, combine)
+		acc = extend(acc, lo, hi, func(a, b int) R { return subtree(s[a:b], mapf, combine, exact) }, combine)
 	})
 	if !p.parallel() {
 		return acc
 	}
-	return reduceRest(p, acc, zero, func(a, b int) R { return pairwise(s[a:b], mapf, combine) }, combine) // made here: see start
+	return reduceRest(p, acc, zero, func(a, b int) R { return subtree(s[a:b], mapf, combine, exact) }, combine) // made here: see start
 }
 
 // ReduceRange returns the combination of body(lo₀, hi₀), body(lo₁, hi₁),
@@ -209,9 +211,26 @@ func treeNode[R any](a, b int, leaf func(lo, hi int) R, combine func(R, R) R) R 
 	return combine(treeNode(a, a+p, leaf, combine), treeNode(a+p, b, leaf, combine))
 }
 
+// subtree returns the tree's result over mapf of the elements of s, not
+// empty: pairwise's; or, if exact (see exactKind: R's values combine
+// exactly, so that any grouping of an associative combine gives the
+// tree's value), the fold from the left, which keeps one partial result
+// live across the calls of mapf and combine instead of a tree's several.
+func subtree[E, R any](s []E, mapf func(E) R, combine func(R, R) R, exact bool) R {
+	if !exact {
+		return pairwise(s, mapf, combine)
+	}
+	acc := mapf(s[0])
+	for _, x := range s[1:] {
+		acc = combine(acc, mapf(x))
+	}
+	return acc
+}
+
 // pairwise returns the tree's result over mapf of the elements of s, not
-// empty: treeNode with a leaf per element, the subtrees of four and eight
-// elements written out.
+// empty: treeNode with a leaf per element, the subtrees of 4, 8, 16 and 32
+// elements written out, so that the recursion's calls are few beside
+// mapf's and combine's.
 func pairwise[E, R any](s []E, mapf func(E) R, combine func(R, R) R) R {
 	switch len(s) {
 	case 1:
@@ -219,11 +238,21 @@ func pairwise[E, R any](s []E, mapf func(E) R, combine func(R, R) R) R {
 	case 4:
 		return combine(combine(mapf(s[0]), mapf(s[1])), combine(mapf(s[2]), mapf(s[3])))
 	case 8:
-		x := (*[8]E)(s)
+		return pairwise8((*[8]E)(s), mapf, combine)
+	case 16:
+		return combine(pairwise8((*[8]E)(s[0:8]), mapf, combine), pairwise8((*[8]E)(s[8:16]), mapf, combine))
+	case 32:
 		return combine(
-			combine(combine(mapf(x[0]), mapf(x[1])), combine(mapf(x[2]), mapf(x[3]))),
-			combine(combine(mapf(x[4]), mapf(x[5])), combine(mapf(x[6]), mapf(x[7]))))
+			combine(pairwise8((*[8]E)(s[0:8]), mapf, combine), pairwise8((*[8]E)(s[8:16]), mapf, combine)),
+			combine(pairwise8((*[8]E)(s[16:24]), mapf, combine), pairwise8((*[8]E)(s[24:32]), mapf, combine)))
 	}
 	p := 1 << (bits.Len(uint(len(s)-1)) - 1)
 	return combine(pairwise(s[:p], mapf, combine), pairwise(s[p:], mapf, combine))
+}
+
+// pairwise8 is pairwise over eight elements.
+func pairwise8[E, R any](x *[8]E, mapf func(E) R, combine func(R, R) R) R {
+	return combine(
+		combine(combine(mapf(x[0]), mapf(x[1])), combine(mapf(x[2]), mapf(x[3]))),
+		combine(combine(mapf(x[4]), mapf(x[5])), combine(mapf(x[6]), mapf(x[7]))))
 }
