@@ -12,9 +12,9 @@ import (
 // alone, so the result does not depend on the schedule or the number of
 // workers: a float sum is the pairwise sum, the same bits on every run and
 // every machine. combine must be associative for the result to be the
-// fold in index order, and for integer, boolean and string results, which
-// a serial stretch folds from the left, for it to be the same on every
-// run; it need not be commutative (string concatenation is fine).
+// fold in index order, and for integer, boolean and string results (and
+// arrays and structs of them), which a serial stretch folds from the left,
+// for it to be the same on every run; it need not be commutative (string concatenation is fine).
 //
 // zero is the result for an empty s and is used for nothing else: it is
 // never passed to combine, so a map or any other reference is a safe zero.

@@ -2,9 +2,9 @@ package par
 
 import (
 	"math/bits"
-	"reflect"
 
 	"github.com/fjkit/fjkit/forkjoin"
+	exactly "github.com/fjkit/fjkit/internal/exact"
 )
 
 // Scan returns the inclusive prefix fold of s under op, as a new slice r of
@@ -31,9 +31,9 @@ import (
 // and scans the leaves from their carries in parallel: it calls op about
 // twice per element, and a serial scan of more than one leaf does too,
 // folding and scanning each leaf in one pass, except where the grouping
-// cannot show: for integers, booleans and strings an associative op gives
-// the same value in any grouping, so there a serial scan calls op once per
-// element. For a slice of a type without pointers, r is not cleared before
+// cannot show: for integers, booleans and strings, and arrays and structs
+// of them, an associative op gives the same value in any grouping, so
+// there a serial scan calls op once per element. For a slice of a type without pointers, r is not cleared before
 // it is written.
 func Scan[S ~[]E, E any](s S, op func(E, E) E) S {
 	if op == nil {
@@ -59,19 +59,10 @@ func scanLeaf(n int) int {
 	return 1 << max(0, min(k-3, max(13, k-8)))
 }
 
-// exactKind reports whether E's values combine exactly: integers, booleans
-// and strings, where an associative op gives the same value whatever the
-// grouping. Floating-point and complex values round, so their grouping
-// shows, and so may that of any other kind.
-func exactKind[E any]() bool {
-	switch reflect.TypeFor[E]().Kind() {
-	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
-		reflect.String:
-		return true
-	}
-	return false
-}
+// exactKind reports whether E's values combine exactly (package exact):
+// integers, booleans and strings, and arrays and structs of them, where an
+// associative op gives the same value whatever the grouping.
+func exactKind[E any]() bool { return exactly.Of[E]() }
 
 // scanLeaves scans leaves [lo, hi) of s into r from carry, the carry of
 // leaf lo (unused for leaf 0), and returns the carry of leaf hi. If exact
