@@ -23,9 +23,10 @@ import (
 // beside the time two workers took. The prediction is Brent's bounds with
 // the plain one-worker time as the work and the measured parallelisms:
 // the measured work and span both carry the measurement's cost, their
-// ratio much less of it. The measurement runs on the two-worker pool:
-// par.Sort, the sorts' partitioning and MatMul's leaves take the shape
-// they have on it. It fails if the measurement costs more than 3×
+// ratio much less of it. The parallelism is measured on the two-worker
+// pool, where par.Sort, the sorts' partitioning and MatMul's leaves take
+// the shape they run in, and the work is the plain one-worker time scaled
+// by the measured work on two workers over that on one. It fails if the measurement costs more than 3×
 // the plain run: every program here has strands of a microsecond or more.
 // Each time is the least of five runs, and the figures those of the run of
 // the least span: load on the machine only adds to them.
@@ -72,22 +73,36 @@ func TestWorkSpanBounds(t *testing.T) {
 		return best
 	}
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "program\tplain T1\tmeasured\tcost\twork\tspan\tparallelism\tburdened par.\tforks\tT2\tT2 ≥\tT2 ≤\tT2 ≤ (burdened)\tT2 in bounds\t")
+	fmt.Fprintln(tw, "program\tplain T1\tmeasured\tcost\twork (1 worker)\twork (2)\tspan (2)\tparallelism\tburdened par.\tforks\tT2\tT2 ≥\tT2 ≤\tT2 ≤ (burdened)\tT2 in bounds\t")
 	for _, pr := range progs {
 		t1 := least(pr.prepare, func() { forkjoin.Run(p1, pr.run) })
 		t2 := least(pr.prepare, func() { forkjoin.Run(p2, pr.run) })
-		var ws forkjoin.WorkSpan // the run of the least span: load only lengthens it
-		tm := least(pr.prepare, func() {
-			got, err := forkjoin.MeasureWorkSpan(p2, pr.run)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if ws.Span == 0 || got.Span < ws.Span {
-				ws = got
-			}
-		})
-		scaled := forkjoin.WorkSpan{Work: t1, Span: time.Duration(float64(t1) / ws.Parallelism()),
-			BurdenedSpan: time.Duration(float64(t1) / ws.BurdenedParallelism())}
+		// measure returns the figures of the run of the least span on p,
+		// the least work of the runs, and the least time: load only
+		// lengthens each.
+		measure := func(p *forkjoin.Pool) (ws forkjoin.WorkSpan, work, took time.Duration) {
+			took = least(pr.prepare, func() {
+				got, err := forkjoin.MeasureWorkSpan(p, pr.run)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if ws.Span == 0 || got.Span < ws.Span {
+					ws = got
+				}
+				if work == 0 || got.Work < work {
+					work = got.Work
+				}
+			})
+			return ws, work, took
+		}
+		_, work1, tm := measure(p1)
+		ws, work2, _ := measure(p2)
+		// The program's shape on two workers may hold more work than on
+		// one (the radix sort's per-worker buckets): its plain work is
+		// T1 times the ratio of the two measured works.
+		work := time.Duration(float64(t1) * float64(work2) / float64(work1))
+		scaled := forkjoin.WorkSpan{Work: work, Span: time.Duration(float64(work) / ws.Parallelism()),
+			BurdenedSpan: time.Duration(float64(work) / ws.BurdenedParallelism())}
 		b := scaled.Bound(2)
 		cost := float64(tm) / float64(t1)
 		// Where T2 lies: "yes" between the lower and the burdened upper
@@ -99,8 +114,8 @@ func TestWorkSpanBounds(t *testing.T) {
 		case t2 > b.BurdenedUpper:
 			where = fmt.Sprintf("%.1f%% above", 100*float64(t2-b.BurdenedUpper)/float64(b.BurdenedUpper))
 		}
-		fmt.Fprintf(tw, "%s\t%v\t%v\t%.2f×\t%v\t%v\t%.1f\t%.1f\t%d\t%v\t%v\t%v\t%v\t%s\t\n", pr.name, t1, tm, cost,
-			ws.Work, ws.Span, ws.Parallelism(), ws.BurdenedParallelism(), ws.Forks,
+		fmt.Fprintf(tw, "%s\t%v\t%v\t%.2f×\t%v\t%v\t%v\t%.1f\t%.1f\t%d\t%v\t%v\t%v\t%v\t%s\t\n", pr.name, t1, tm, cost,
+			work1, work2, ws.Span, ws.Parallelism(), ws.BurdenedParallelism(), ws.Forks,
 			t2, b.Lower, b.Upper, b.BurdenedUpper, where)
 		if cost > 3 {
 			t.Errorf("%s: the measurement cost %.2f× the plain run, over 3×", pr.name, cost)
