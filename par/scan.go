@@ -46,7 +46,11 @@ func Scan[S ~[]E, E any](s S, op func(E, E) E) S {
 	leaf, exact := scanLeaf(len(s)), exactKind[E]()
 	var carry E // the carry of the next leaf
 	p := start((len(s)-1)/leaf+1, func(lo, hi int) { carry = scanLeaves(r, s, lo, hi, leaf, carry, op, exact) })
-	if p.parallel() && !scanRest(r, s, p, leaf, carry, op) {
+	rest := scanRest[E]
+	if exact {
+		rest = scanRestExact[E]
+	}
+	if p.parallel() && !rest(r, s, p, leaf, carry, op) {
 		clear(r) // pieces were skipped: never show memory Scan did not write
 	}
 	return r
@@ -125,6 +129,62 @@ func scanRest[E any](r, s []E, p plan, leaf int, carry E, op func(E, E) E) (comp
 			}
 		})
 	}
+	return runRest(p, rest)
+}
+
+// scanRestExact is scanRest for values that combine exactly (exactKind),
+// whose grouping cannot show: the rest is cut into one piece more than
+// the pool has workers; the first is scanned from carry while the others
+// but the last are folded, and then the others are scanned from the
+// carries their folds give. So op is called (2k-2)/k times per element
+// for k pieces, 4/3 on two workers, where scanRest's fold of every leaf
+// and then its scan take 2.
+func scanRestExact[E any](r, s []E, p plan, leaf int, carry E, op func(E, E) E) (complete bool) {
+	return runRest(p, func(w *forkjoin.Worker) {
+		a := p.done * leaf
+		if a == 0 { // a call from near the top of a task: nothing has a carry yet
+			r[0], carry, a = s[0], s[0], 1
+		}
+		k := min(w.Pool().Workers()+1, len(s)-a)
+		if k < 2 {
+			scanFrom(r[a:], s[a:], carry, op)
+			return
+		}
+		bounds := func(c int) (lo, hi int) { // piece c of k
+			m := len(s) - a
+			return a + int(uint64(c)*uint64(m)/uint64(k)), a + int(uint64(c+1)*uint64(m)/uint64(k))
+		}
+		// carries[c] is the fold of piece c-1 (c from 2) after the first
+		// loop, the fold of everything before piece c after the second.
+		carries := make([]E, k)
+		forkjoin.ForRange(w, 0, k-1, 1, func(_ *forkjoin.Worker, x, y int) {
+			for c := x; c < y; c++ {
+				lo, hi := bounds(c)
+				if c == 0 {
+					scanFrom(r[lo:hi], s[lo:hi], carry, op)
+				} else {
+					carries[c+1] = foldOp(s[lo], s[lo+1:hi], op)
+				}
+			}
+		})
+		_, hi0 := bounds(0)
+		carries[1] = r[hi0-1]
+		for c := 2; c < k; c++ {
+			carries[c] = op(carries[c-1], carries[c])
+		}
+		forkjoin.ForRange(w, 1, k, 1, func(_ *forkjoin.Worker, x, y int) {
+			for c := x; c < y; c++ {
+				lo, hi := bounds(c)
+				scanFrom(r[lo:hi], s[lo:hi], carries[c], op)
+			}
+		})
+	})
+}
+
+// runRest runs rest, the parallel part of a call planned by p: on p's
+// worker for a call from a task, else on the pool. It reports whether
+// every piece ran.
+func runRest(p plan, rest func(w *forkjoin.Worker)) (complete bool) {
 	if w := p.w; w != nil {
 		defer rewrap()
 		checkCanceled(w)
