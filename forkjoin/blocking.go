@@ -148,6 +148,12 @@ func (w *Worker) rest() bool {
 	w.dormant = true
 	sp.active.Add(-1)
 	sp.mu.Unlock()
+	// A wake-up for new work may have chosen w, the last worker to park,
+	// just before it found itself retired: pass it on, or the work would
+	// wait for a worker nobody wakes.
+	if p.hasWork(w) {
+		p.sleep.notify()
+	}
 	for {
 		if p.shutdown.Load() {
 			return false

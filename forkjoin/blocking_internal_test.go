@@ -58,3 +58,34 @@ func TestSparesAreMadeOnDemandReusedAndBounded(t *testing.T) {
 		t.Errorf("Workers() = %d, want 2 (spares not counted)", got)
 	}
 }
+
+// A wake-up for new work that chooses a spare about to go dormant (the
+// last worker to park, retired meanwhile) is passed on: the root it was
+// for runs on the pool's own worker instead of waiting for a wake-up that
+// never comes.
+func TestRetiredSparePassesOnAWakeUp(t *testing.T) {
+	p := New(Workers(1))
+	s := p.activateSpare()
+	idle := func(n int) {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); p.sleep.idle() != n; time.Sleep(100 * time.Microsecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("%d workers parked, want %d", p.sleep.idle(), n)
+			}
+		}
+	}
+	idle(2)               // the worker, then the spare: the spare is the one a wake-up picks
+	s.retired.Store(true) // as retireSpare does, before its wake-up arrives
+	done := make(chan int)
+	go func() { done <- Invoke(p, func(*Worker) int { return 42 }) }()
+	select {
+	case got := <-done:
+		if got != 42 {
+			t.Errorf("Invoke = %d, want 42", got)
+		}
+		p.Close()
+	case <-time.After(10 * time.Second):
+		// Close would wait for the root: the pool is left behind.
+		t.Fatal("the root waited 10 s: the spare took the wake-up meant for work and went dormant")
+	}
+}
