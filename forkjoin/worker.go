@@ -60,7 +60,8 @@ type Worker struct {
 	// Cold fields, after the hot ones, which keep their lines. probes:
 	// deques looked at while idle (stealRound, park's last look), for
 	// tests.
-	probes        uint64
+	probes uint64
+	//lint:ignore U1000 read in race builds only (race.go), where strand mode runs
 	race          raceWorker // strand mode's state (strand.go); no room outside race builds
 	spareState               // compensating workers (blocking.go)
 	progressState            // the blocking monitor's view of the worker (monitor.go)

@@ -4,8 +4,8 @@ import "testing"
 
 type counts struct {
 	Bytes, Files int64
-	name         string
-	flags        [2]bool
+	Name         string
+	Flags        [2]bool
 }
 
 type mixed struct {
