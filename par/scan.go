@@ -47,7 +47,7 @@ func Scan[S ~[]E, E any](s S, op func(E, E) E) S {
 	var carry E // the carry of the next leaf
 	p := start((len(s)-1)/leaf+1, func(lo, hi int) { carry = scanLeaves(r, s, lo, hi, leaf, carry, op, exact) })
 	rest := scanRest[E]
-	if exact {
+	if exact && !strandCalls() { // strand mode wants op's calls in parallel strands, not speed
 		rest = scanRestExact[E]
 	}
 	if p.parallel() && !rest(r, s, p, leaf, carry, op) {
