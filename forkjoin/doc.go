@@ -153,10 +153,10 @@
 // while the blockage lasts, and retires them when it ends. So a spare
 // starts 10 to 140 ms after a pool that was moving stalls (about 10 ms in
 // a pool that has just started or woken from idle, and for each further
-// spare), far sooner
-// than .NET's thread pool injects a thread on starvation. A spare is lent only when the
-// scheduler confirms it (fewer goroutines run or wait for a processor than
-// the pool has awake workers, so some are truly blocked): a task that
+// spare), far sooner than .NET's thread pool injects a thread on
+// starvation. A spare is lent only when the scheduler confirms it (fewer
+// goroutines run or wait for a processor than the pool has awake workers,
+// so some are truly blocked): a task that
 // computes for long without forking gets none. It is lent at once while no
 // other goroutine runs; while one does (it may be what the blocked workers
 // wait for, a long task holding their lock, say), at most one spare is

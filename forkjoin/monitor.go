@@ -41,8 +41,8 @@ import (
 //     (compensated already), and its progress has not moved for
 //     stillTime, as the samples measure it: it runs a task that neither
 //     forks nor ends, or it is parked as a joiner (a waiting worker runs
-//     only its own invocation's work) and nothing woke it. A sample that comes late (the process got no processor)
-//     counts for nothing.
+//     only its own invocation's work) and nothing woke it. A sample that
+//     comes late (the process got no processor) counts for nothing.
 //  3. The pool starves when work waits (a root in the injector, a task on
 //     a deque or the shared queue) while no worker searches, no worker is
 //     parked idle, no awake worker made progress since the last sample,
@@ -74,9 +74,8 @@ import (
 // other goroutine runs: the first sample after the stall may still see
 // the progress made before it, the next one sees the stall. A pool that
 // stalls just after it woke from idle gets its spare after about
-// stillTime, its period still short. Each further
-// spare the same blockage needs comes stillTime+monitorTick (about 11 ms)
-// after the last. Work hidden in a blocked worker's lazy frames or open
+// stillTime, its period still short. Each further spare the same blockage
+// needs comes stillTime+monitorTick (about 11 ms) after the last. Work hidden in a blocked worker's lazy frames or open
 // spawn batch is not seen: those only it can publish (Blocking does, as
 // does Tasks.Go, which forks eagerly).
 const (

@@ -276,6 +276,25 @@ func (p plan) finish(setup func(w *forkjoin.Worker), piece func(w *forkjoin.Work
 	return complete
 }
 
+// runRest is finish for a rest that is not one forkjoin loop (the
+// reductions' chain of subtrees, Scan's two passes): it runs rest on p's
+// worker for a call from a task, else on the pool, and reports whether
+// every piece ran. finish writes the same out, to take no closure.
+func (p plan) runRest(rest func(w *forkjoin.Worker)) (complete bool) {
+	if w := p.w; w != nil {
+		defer rewrap()
+		checkCanceled(w)
+		rest(w)
+		checkCanceled(w)
+		return true
+	}
+	run(func(w *forkjoin.Worker) {
+		rest(w)
+		complete = !w.Canceled()
+	})
+	return complete
+}
+
 // cpusBusy reports whether every processor is busy and a queue of other
 // goroutines waits: as many goroutines are runnable as the program has
 // processors (GOMAXPROCS), not counting the pool's procs workers (they

@@ -14,7 +14,8 @@ import (
 // every machine. combine must be associative for the result to be the
 // fold in index order, and for integer, boolean and string results (and
 // arrays and structs of them), which a serial stretch folds from the left,
-// for it to be the same on every run; it need not be commutative (string concatenation is fine).
+// for it to be the same on every run; it need not be commutative (string
+// concatenation is fine).
 //
 // zero is the result for an empty s and is used for nothing else: it is
 // never passed to combine, so a map or any other reference is a safe zero.
@@ -173,21 +174,7 @@ func reduceRest[R any](p plan, acc R, zero R, node func(a, b int) R, combine fun
 			}, combine)
 		})
 	}
-	complete := false
-	if w := p.w; w != nil {
-		// From a task: run's work, without the closure it would take.
-		defer rewrap()
-		checkCanceled(w)
-		rest(w)
-		checkCanceled(w)
-		complete = true
-	} else {
-		run(func(w *forkjoin.Worker) {
-			rest(w)
-			complete = !w.Canceled()
-		})
-	}
-	if !complete {
+	if !p.runRest(rest) {
 		var z R
 		return z // pieces were skipped: what ran is not the result
 	}

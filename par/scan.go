@@ -33,7 +33,10 @@ import (
 // folding and scanning each leaf in one pass, except where the grouping
 // cannot show: for integers, booleans and strings, and arrays and structs
 // of them, an associative op gives the same value in any grouping, so
-// there a serial scan calls op once per element. For a slice of a type without pointers, r is not cleared before
+// there a serial scan calls op once per element, and a parallel one cuts
+// the rest into one piece more than the pool has workers, scanning the
+// first while it folds the others, about 4/3 op calls per element on two
+// workers. For a slice of a type without pointers, r is not cleared before
 // it is written.
 func Scan[S ~[]E, E any](s S, op func(E, E) E) S {
 	if op == nil {
@@ -129,7 +132,7 @@ func scanRest[E any](r, s []E, p plan, leaf int, carry E, op func(E, E) E) (comp
 			}
 		})
 	}
-	return runRest(p, rest)
+	return p.runRest(rest)
 }
 
 // scanRestExact is scanRest for values that combine exactly (exactKind),
@@ -140,7 +143,7 @@ func scanRest[E any](r, s []E, p plan, leaf int, carry E, op func(E, E) E) (comp
 // for k pieces, 4/3 on two workers, where scanRest's fold of every leaf
 // and then its scan take 2.
 func scanRestExact[E any](r, s []E, p plan, leaf int, carry E, op func(E, E) E) (complete bool) {
-	return runRest(p, func(w *forkjoin.Worker) {
+	return p.runRest(func(w *forkjoin.Worker) {
 		a := p.done * leaf
 		if a == 0 { // a call from near the top of a task: nothing has a carry yet
 			r[0], carry, a = s[0], s[0], 1
@@ -179,24 +182,6 @@ func scanRestExact[E any](r, s []E, p plan, leaf int, carry E, op func(E, E) E) 
 			}
 		})
 	})
-}
-
-// runRest runs rest, the parallel part of a call planned by p: on p's
-// worker for a call from a task, else on the pool. It reports whether
-// every piece ran.
-func runRest(p plan, rest func(w *forkjoin.Worker)) (complete bool) {
-	if w := p.w; w != nil {
-		defer rewrap()
-		checkCanceled(w)
-		rest(w)
-		checkCanceled(w)
-		return true
-	}
-	run(func(w *forkjoin.Worker) {
-		rest(w)
-		complete = !w.Canceled()
-	})
-	return complete
 }
 
 // scanFold writes r[i] = op(...op(carry, s[0])..., s[i]), len(r) >=
