@@ -30,13 +30,17 @@ import (
 //     whenever it comes out of a park. None of it is on a fork or join
 //     path: a check is already the slow path of a tick.
 //  2. The monitor, one goroutine per pool, samples while any worker is
-//     awake: every monitorTick while the pool does not move (no awake
-//     worker made progress since the last sample) or the monitor has
-//     spares out; otherwise the period doubles at each sample, up to
-//     maxMonitorTick. A timer that fires while the pool keeps every P
-//     busy costs the workers time out of proportion to the monitor's own
-//     (docs/benchmarks.md, "The blocking monitor's period"), so a pool
-//     that moves is looked at seldom. A worker is blocked at a sample if
+//     awake: every monitorTick while it may soon have to act, that is
+//     while no worker is parked idle and either the pool does not move
+//     (no awake worker made progress since the last sample) or the
+//     monitor has spares out; otherwise the period doubles at each
+//     sample, up to maxMonitorTick. A timer that fires while the pool
+//     keeps every P busy costs the workers time out of proportion to the
+//     monitor's own (docs/benchmarks.md, "The blocking monitor's
+//     period"), so a pool that moves is looked at seldom; a worker parked
+//     idle is capacity no spare could add to (rule 3), so a pool that has
+//     one is looked at seldom too, and uses next to no CPU while its
+//     other workers stay blocked. A worker is blocked at a sample if
 //     it is not parked idle, not dormant, not inside Blocking
 //     (compensated already), and its progress has not moved for
 //     stillTime, as the samples measure it: it runs a task that neither
@@ -126,7 +130,7 @@ type monitor struct {
 	still   []time.Duration // each live worker's time without progress, as the samples saw it
 	sampled time.Duration
 	tick    time.Duration // the period to the next sample (rule 2)
-	calm    bool          // the last sample found the pool moving and no spare out
+	calm    bool          // the last sample found a worker parked idle, or the pool moving and no spare out
 	samples int           // samples taken, for tests (read after Close)
 	parked  []uint8       // sample's scratch
 	starved time.Duration
@@ -277,7 +281,7 @@ func (p *Pool) sample() {
 		}
 		m.last[i] = prog
 	}
-	m.calm = moved && len(m.spares)+winding == 0
+	m.calm = idleParked > 0 || moved && len(m.spares)+winding == 0
 	if blocked < len(m.spares) {
 		for _, s := range m.spares[blocked:] {
 			p.retireSpare(s)
