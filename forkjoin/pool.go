@@ -190,5 +190,5 @@ func (p *Pool) hasWorkFor(w *Worker, r *invocation) bool {
 			return true
 		}
 	}
-	return p.injector.frontIsForkedOf(r)
+	return p.injector.hasForkedOf(r)
 }

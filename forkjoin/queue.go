@@ -274,33 +274,48 @@ func (q *queue) take(i int) *job {
 	return j
 }
 
-// popFrontOf removes and returns the oldest job if it is a forked job (not a
-// root) of invocation r, else returns nil: the injector holds such jobs
-// when a waiting worker stole them for another invocation (Worker.rehome),
-// and their invocation's waiting workers may run them.
-func (q *queue) popFrontOf(r *invocation) *job {
+// popForkedOf removes and returns the oldest forked job (not a root) of
+// invocation r, wherever it is in the queue, or returns nil: the injector
+// holds such jobs when a waiting worker stole them for another invocation
+// (Worker.rehome), and their invocation's waiting workers may run them. A
+// waiting worker never takes a root, so one queued ahead must not hide
+// them: if every worker waits in r, nobody else would ever take them. It
+// scans only while the queue holds forked jobs, which is rare.
+func (q *queue) popForkedOf(r *invocation) *job {
 	if q.n.Load() == 0 {
 		return nil
 	}
 	q.lock(nil)
 	defer q.mu.Unlock()
-	if q.size == 0 {
-		return nil
+	if i := q.findForkedOf(r); i >= 0 {
+		return q.take(i)
 	}
-	if j := q.buf[q.head]; j.inv != r || j.owner == nil {
-		return nil
-	}
-	return q.take(0)
+	return nil
 }
 
-// frontIsForkedOf reports whether popFrontOf(r) would take a job.
-func (q *queue) frontIsForkedOf(r *invocation) bool {
+// hasForkedOf reports whether popForkedOf(r) would take a job.
+func (q *queue) hasForkedOf(r *invocation) bool {
 	if q.n.Load() == 0 {
 		return false
 	}
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	return q.size > 0 && q.buf[q.head].inv == r && q.buf[q.head].owner != nil
+	return q.findForkedOf(r) >= 0
+}
+
+// findForkedOf returns the position of the oldest forked job of r, or -1.
+// The caller holds q.mu.
+func (q *queue) findForkedOf(r *invocation) int {
+	if q.forked == 0 {
+		return -1
+	}
+	mask := len(q.buf) - 1
+	for i := 0; i < q.size; i++ {
+		if j := q.buf[(q.head+i)&mask]; j.inv == r && j.owner != nil {
+			return i
+		}
+	}
+	return -1
 }
 
 // remove takes j out of the queue wherever it is and reports whether it was

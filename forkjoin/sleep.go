@@ -102,6 +102,30 @@ func (s *sleep) wake(idleOnly bool) {
 	w.signal()
 }
 
+// wakeJoinersOf wakes every worker parked as a joiner in invocation r: work
+// that only they and idle workers may run has appeared where no producer's
+// wakeOne is sure to reach them (Worker.rehome). A parked worker does not
+// change its invocation, so w.inv is read safely under s.mu.
+func (s *sleep) wakeJoinersOf(r *invocation) {
+	s.mu.Lock()
+	var woke []*Worker
+	for k := 0; k < len(s.parked); {
+		if w := s.parked[k]; w.joining && w.inv == r {
+			s.parked = append(s.parked[:k], s.parked[k+1:]...)
+			w.isParked = false
+			s.addIdle(-1)
+			woke = append(woke, w)
+			continue
+		}
+		k++
+	}
+	s.mu.Unlock()
+	for _, w := range woke {
+		w.stats.wakeups.Add(1)
+		w.signal()
+	}
+}
+
 // wakeAll wakes every parked worker (used by Close).
 func (s *sleep) wakeAll() {
 	s.mu.Lock()

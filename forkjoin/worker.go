@@ -504,7 +504,7 @@ func (w *Worker) findHelp(hint *job) *job {
 	}
 	// Jobs of ours that a helper of another invocation stole and sent to
 	// the injector (rehome); never a root.
-	return p.injector.popFrontOf(w.inv)
+	return p.injector.popForkedOf(w.inv)
 }
 
 // helpSteal steals from v for a waiting w, only if v runs w's invocation.
@@ -526,18 +526,26 @@ func (w *Worker) helpSteal(v *Worker) *job {
 // rehome sends j, stolen by a waiting w for an invocation it is not waiting
 // in, to the injector, with the rest of its steal-half batch: the n jobs
 // the steal left on top of w's deque. Idle workers take them from there,
-// and so do waiting workers of their invocation (findHelp).
+// and so do waiting workers of their invocation (findHelp). Those may all
+// be parked, and a producer's wake-up goes to an idle worker or to the
+// joiner that parked last, which may wait in another invocation and pass
+// it on to nobody: so rehome wakes the parked joiners of each moved job's
+// invocation itself.
 func (w *Worker) rehome(j *job, n int) {
-	inj := &w.pool.injector
-	inj.push(j, nil)
+	p := w.pool
+	p.injector.push(j, nil)
+	p.sleep.wakeJoinersOf(j.inv)
 	for range n {
 		x, ok := w.deque.Pop()
 		if !ok {
 			break // a thief took the rest
 		}
-		inj.push(x, nil)
+		p.injector.push(x, nil)
+		if x.inv != j.inv {
+			p.sleep.wakeJoinersOf(x.inv)
+		}
 	}
-	w.pool.sleep.notify()
+	p.sleep.notify()
 }
 
 // random is xorshift64*: a few cycles, no shared state.
