@@ -533,16 +533,20 @@ func (w *Worker) helpSteal(v *Worker) *job {
 // invocation itself.
 func (w *Worker) rehome(j *job, n int) {
 	p := w.pool
+	// A job's fields are read before it is queued: once queued, another
+	// worker may run it and recycle its record.
+	inv := j.inv
 	p.injector.push(j, nil)
-	p.sleep.wakeJoinersOf(j.inv)
+	p.sleep.wakeJoinersOf(inv)
 	for range n {
 		x, ok := w.deque.Pop()
 		if !ok {
 			break // a thief took the rest
 		}
+		xinv := x.inv
 		p.injector.push(x, nil)
-		if x.inv != j.inv {
-			p.sleep.wakeJoinersOf(x.inv)
+		if xinv != inv {
+			p.sleep.wakeJoinersOf(xinv)
 		}
 	}
 	p.sleep.notify()
