@@ -91,6 +91,35 @@ func TestFieldOwnership(t *testing.T) {
 	if len(owner) == 0 {
 		t.Fatal("no struct fields found")
 	}
+	// What each file owns, for the table in docs/design.md: the struct
+	// types and package-level variables it declares.
+	state := map[string][]string{}
+	for _, f := range files {
+		file := filepath.Base(fset.Position(f.Pos()).Filename)
+		state[file] = nil
+		for _, d := range f.Decls {
+			gd, ok := d.(*ast.GenDecl)
+			if !ok {
+				continue
+			}
+			for _, sp := range gd.Specs {
+				switch sp := sp.(type) {
+				case *ast.TypeSpec:
+					if _, ok := sp.Type.(*ast.StructType); ok {
+						state[file] = append(state[file], sp.Name.Name)
+					}
+				case *ast.ValueSpec:
+					if gd.Tok == token.VAR {
+						for _, id := range sp.Names {
+							if id.Name != "_" {
+								state[file] = append(state[file], id.Name)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
 	strays := map[string][]string{} // field -> the other files that select it
 	for sel, s := range info.Selections {
 		if s.Kind() != types.FieldVal {
@@ -110,6 +139,24 @@ func TestFieldOwnership(t *testing.T) {
 			strays[name] = append(strays[name], file)
 		}
 	}
+	// Package-level variables used outside their file count as their
+	// owner's state touched there.
+	for id, obj := range info.Uses {
+		v, ok := obj.(*types.Var)
+		if !ok || v.Parent() != v.Pkg().Scope() || v.Pkg().Path() != "github.com/fjkit/fjkit/forkjoin" {
+			continue
+		}
+		own := filepath.Base(fset.Position(v.Pos()).Filename)
+		file := filepath.Base(fset.Position(id.Pos()).Filename)
+		if file == own {
+			continue
+		}
+		touched := strays[v.Name()]
+		if !slices.Contains(touched, file) {
+			strays[v.Name()] = append(touched, file)
+		}
+	}
+	checkDesignTable(t, state, strays)
 	for _, f := range owned {
 		if fs := strays[f]; len(fs) > 0 {
 			t.Errorf("%s is selected outside its file, in %s: use its owner's methods", f, strings.Join(fs, ", "))
@@ -120,7 +167,9 @@ func TestFieldOwnership(t *testing.T) {
 	b.WriteString("# Written by TestFieldOwnership -update-ownership; see ownership_test.go.\n")
 	keys := make([]string, 0, len(strays))
 	for k := range strays {
-		keys = append(keys, k)
+		if strings.Contains(k, ".") { // fields only; variables are in the design table
+			keys = append(keys, k)
+		}
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
@@ -178,4 +227,91 @@ func buildsHere(f *ast.File) bool {
 		}
 	}
 	return true
+}
+
+// The ownership table in docs/design.md: a row per file of the default
+// build, its responsibility written by hand, the state it owns and the other
+// files that touch that state written by TestFieldOwnership, so that the
+// table cannot drift from the code.
+const (
+	designFile  = "../docs/design.md"
+	tableStart  = "<!-- ownership table: TestFieldOwnership -update-ownership writes the last two columns; the responsibility column is written by hand -->"
+	tableEnd    = "<!-- end of the ownership table -->"
+	tableHeader = "| file | responsibility | state it owns | other files that touch it |\n|---|---|---|---|\n"
+)
+
+// checkDesignTable renders the table from state (file: the struct types and
+// variables it declares) and touched ("Type.field" or a variable: the
+// other files that select or use it), keeping each row's responsibility,
+// and compares it with docs/design.md's, or rewrites it there under
+// -update-ownership.
+func checkDesignTable(t *testing.T, state map[string][]string, touched map[string][]string) {
+	t.Helper()
+	doc, err := os.ReadFile(designFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(doc)
+	i, j := strings.Index(text, tableStart), strings.Index(text, tableEnd)
+	if i < 0 || j < i {
+		t.Fatalf("%s has no ownership table between %q and %q", designFile, tableStart, tableEnd)
+	}
+	old := text[i+len(tableStart) : j]
+	resp := map[string]string{} // file: its responsibility, from the table as it stands
+	for _, line := range strings.Split(old, "\n") {
+		cells := strings.Split(line, " | ")
+		if len(cells) < 2 || !strings.HasPrefix(cells[0], "| `") {
+			continue
+		}
+		resp[strings.Trim(cells[0], "| `")] = cells[1]
+	}
+	files := make([]string, 0, len(state))
+	for f := range state {
+		files = append(files, f)
+	}
+	slices.Sort(files)
+	var b strings.Builder
+	b.WriteString("\n" + tableHeader)
+	for _, f := range files {
+		r, ok := resp[f]
+		if !ok {
+			t.Errorf("%s: the ownership table has no row for %s: add one (`| `%s` | what it is for | |`) and rerun with -update-ownership", designFile, f, f)
+			r = "?"
+		}
+		var owns, others []string
+		for _, name := range state[f] {
+			owns = append(owns, "`"+name+"`")
+			var users []string
+			for key, fs := range touched {
+				if key == name || strings.HasPrefix(key, name+".") {
+					for _, u := range fs {
+						if !slices.Contains(users, u) {
+							users = append(users, u)
+						}
+					}
+				}
+			}
+			if len(users) > 0 {
+				slices.Sort(users)
+				others = append(others, "`"+name+"`: "+strings.Join(users, ", "))
+			}
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", f, r, strings.Join(owns, ", "), strings.Join(others, "; "))
+	}
+	for f := range resp {
+		if _, ok := state[f]; !ok {
+			t.Errorf("%s: the ownership table has a row for %s, which the default build does not compile", designFile, f)
+		}
+	}
+	if b.String() == old {
+		return
+	}
+	if *updateOwnership {
+		text = text[:i+len(tableStart)] + b.String() + text[j:]
+		if err := os.WriteFile(designFile, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	t.Errorf("%s's ownership table differs from the code: rerun with -update-ownership and review the diff", designFile)
 }
