@@ -395,7 +395,7 @@ func (d *Deque[T]) stealOne() (v T, res stealResult) {
 // can never hand out a value a thief also took. docs/deque.md gives the race
 // a one-CAS "advance top by n" version has against that Pop, and why a batch
 // claimed with one CAS on a word packing both ends was measured and not
-// taken (BenchmarkStealHalfBatch times this call alone).
+// taken.
 func (d *Deque[T]) StealHalf(dst *Deque[T]) int {
 	if dst == d {
 		panic("wsdeque: StealHalf with dst == d")
