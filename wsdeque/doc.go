@@ -5,9 +5,9 @@
 // a fenced store and a load, or the thieves' CAS when at most one value is
 // left, and a CAS besides when it races thieves for the last value (see
 // docs/deque.md for which path runs when). A push+pop pair costs less than
-// half what it costs on a mutex-guarded slice. Any number
-// of other goroutines, the thieves, take the oldest values from the top with
-// Steal (one CAS) or move half of them to a deque of their own with StealHalf.
+// half what it costs on a mutex-guarded slice. Any number of other
+// goroutines, the thieves, take the oldest values from the top with Steal
+// (one CAS) or move half of them to a deque of their own with StealHalf.
 // A fork-join scheduler gives each worker one Deque: a worker pushes the work
 // it forks and pops it back when nobody took it, and idle workers steal.
 //
