@@ -2,21 +2,51 @@ package forkjoin
 
 import "testing"
 
-// rehome pops past the stolen batch: a job the waiter's own outer frame forked
-// (an outer invocation's, beneath a nested inline Invoke) goes to the injector,
-// where no waiting worker ever looks.
-func TestRehomeMovesOnlyTheStolenBatch(t *testing.T) {
+// keepOwn sorts only the stolen batch: a job the waiter's own outer frame
+// forked (an outer invocation's, beneath a nested inline Invoke) stays on
+// its deque; of the batch, the waiter's invocation's jobs stay, in order,
+// and another invocation's go to the injector, even when the job the steal
+// returned is the waiter's own. Such a job left on the deque would sit
+// where its invocation's waiting workers never look (hasWorkFor counts a
+// deque only if its worker runs their invocation), and findHelp, popping a
+// foreign job first, would stop looking at the deque below it.
+func TestKeepOwnSortsOnlyTheStolenBatch(t *testing.T) {
 	p := &Pool{}
 	w := &Worker{pool: p}
 	p.workers = []*Worker{w}
 	outer, inner, other := &invocation{}, &invocation{}, &invocation{}
-	own := &job{inv: outer, owner: w} // forked by w's outer frame before the nested Invoke
-	w.deque.Push(own)
+	victim := &Worker{}
+	below := &job{inv: outer, owner: w} // forked by w's outer frame before the nested Invoke
+	w.deque.Push(below)
 	w.inv = inner // now waiting inside the nested invocation
-	stolen := &job{inv: other}
-	w.rehome(stolen, 0) // as helpSteal does after a race brought in another invocation's job
-	if w.deque.Len() != 1 {
-		t.Errorf("rehome moved the waiter's own outer job to the injector: deque len %d, injector %d", w.deque.Len(), p.injector.n.Load())
+	// A steal-half batch of four, oldest first; the steal popped the newest.
+	old, foreign, mid, newest := &job{inv: inner, owner: victim}, &job{inv: other, owner: victim}, &job{inv: inner, owner: victim}, &job{inv: inner, owner: victim}
+	for _, j := range []*job{old, foreign, mid} {
+		w.deque.Push(j)
+	}
+	if got := w.keepOwn(newest, 3); got != newest {
+		t.Fatalf("keepOwn returned %p, want the newest of the waiter's jobs %p", got, newest)
+	}
+	var left []*job
+	for {
+		j, ok := w.deque.Pop()
+		if !ok {
+			break
+		}
+		left = append(left, j)
+	}
+	if len(left) != 3 || left[0] != mid || left[1] != old || left[2] != below {
+		t.Errorf("deque after keepOwn holds %d jobs (want mid, old, below, newest first): %v", len(left), left)
+	}
+	if j := p.injector.popForkedOf(other); j != foreign || p.injector.n.Load() != 0 {
+		t.Errorf("the other invocation's job did not go to the injector alone")
+	}
+	// A batch of another invocation's jobs only: nothing to run, all queued.
+	a, b := &job{inv: other, owner: victim}, &job{inv: other, owner: victim}
+	w.deque.Push(below)
+	w.deque.Push(a)
+	if got := w.keepOwn(b, 1); got != nil || w.deque.Len() != 1 || p.injector.n.Load() != 2 {
+		t.Errorf("keepOwn of a foreign batch: returned %v, deque %d, injector %d; want nil, 1 (below), 2", got, w.deque.Len(), p.injector.n.Load())
 	}
 }
 
@@ -69,7 +99,7 @@ func TestRehomeWakesTheJobsJoiners(t *testing.T) {
 	w := &Worker{pool: p}
 	p.workers = []*Worker{w, ours, bystander}
 	w.inv = third
-	w.rehome(&job{inv: r, owner: ours}, 0)
+	w.rehome(&job{inv: r, owner: ours})
 	if len(ours.wake) != 1 || ours.isParked {
 		t.Errorf("the joiner waiting in the rehomed job's invocation was not woken (signals %d, parked %v)", len(ours.wake), ours.isParked)
 	}

@@ -508,47 +508,64 @@ func (w *Worker) findHelp(hint *job) *job {
 }
 
 // helpSteal steals from v for a waiting w, only if v runs w's invocation.
-// v may switch invocations between the check and the steal; what that race
-// brings in from another invocation goes to the injector, for idle workers,
-// instead of running on top of w's frames (rehome).
 func (w *Worker) helpSteal(v *Worker) *job {
 	if v.curInv.Load() != w.inv {
 		return nil
 	}
 	j, n := w.stealFrom(v)
-	if j != nil && j.inv != w.inv {
-		w.rehome(j, n-1)
-		return nil
+	if j == nil || n == 1 && j.inv == w.inv {
+		return j
 	}
-	return j
+	return w.keepOwn(j, n-1)
 }
 
-// rehome sends j, stolen by a waiting w for an invocation it is not waiting
-// in, to the injector, with the rest of its steal-half batch: the n jobs
-// the steal left on top of w's deque. Idle workers take them from there,
-// and so do waiting workers of their invocation (findHelp). Those may all
-// be parked, and a producer's wake-up goes to an idle worker or to the
-// joiner that parked last, which may wait in another invocation and pass
-// it on to nobody: so rehome wakes the parked joiners of each moved job's
-// invocation itself.
-func (w *Worker) rehome(j *job, n int) {
-	p := w.pool
-	// A job's fields are read before it is queued: once queued, another
-	// worker may run it and recycle its record.
-	inv := j.inv
-	p.injector.push(j, nil)
-	p.sleep.wakeJoinersOf(inv)
+// keepOwn sorts a steal-half batch that w stole while waiting: j, and the n
+// jobs the steal left on top of w's deque. The victim may switch
+// invocations between helpSteal's check and the steal, so the batch may
+// hold another invocation's jobs: those go to the injector (rehome),
+// instead of running on top of w's frames or staying on w's deque, where
+// their invocation's waiting workers do not look. w's own stay on its
+// deque, in their order; keepOwn returns the newest of them to run, or nil
+// if there is none.
+func (w *Worker) keepOwn(j *job, n int) *job {
+	var buf [32]*job
+	own := buf[:0] // newest first
+	if j.inv == w.inv {
+		own = append(own, j)
+	} else {
+		w.rehome(j)
+	}
 	for range n {
 		x, ok := w.deque.Pop()
 		if !ok {
 			break // a thief took the rest
 		}
-		xinv := x.inv
-		p.injector.push(x, nil)
-		if xinv != inv {
-			p.sleep.wakeJoinersOf(xinv)
+		if x.inv == w.inv {
+			own = append(own, x)
+		} else {
+			w.rehome(x)
 		}
 	}
+	if len(own) == 0 {
+		return nil
+	}
+	for k := len(own) - 1; k > 0; k-- {
+		w.deque.Push(own[k])
+	}
+	return own[0]
+}
+
+// rehome sends j, a job of another invocation than the one w waits in, to
+// the injector. Idle workers take it from there, and so do waiting workers
+// of its invocation (findHelp). Those may all be parked, and a producer's
+// wake-up goes to an idle worker or to the joiner that parked last, which
+// may wait in another invocation and pass it on to nobody: so rehome wakes
+// the parked joiners of j's invocation itself.
+func (w *Worker) rehome(j *job) {
+	p := w.pool
+	inv := j.inv // read before the push: once queued, j may run and be recycled
+	p.injector.push(j, nil)
+	p.sleep.wakeJoinersOf(inv)
 	p.sleep.notify()
 }
 
