@@ -23,21 +23,19 @@ type treeWalk struct {
 	walk func(w *forkjoin.Worker) workloads.Tot
 }
 
-// treeWalks are t's parallel walks.
-func treeWalks(t *workloads.Tree) []treeWalk {
-	return []treeWalk{
-		{"spawn", func(w *forkjoin.Worker) workloads.Tot { return t.WalkSpawn(w, 0) }},
-		{"scope-go", t.WalkScope},
-		{"func-go", t.WalkFuncGo},
-		{"for", t.WalkFor},
-		{"reducew", t.WalkReduce},
-		{"fork-inline", t.WalkFork},
-		{"join-inline", t.WalkJoin},
-	}
+// walker is a tree with the parallel walks: workloads.Tree and HashedTree.
+type walker interface {
+	WalkSpawn(w *forkjoin.Worker, i int32) workloads.Tot
+	WalkScope(w *forkjoin.Worker) workloads.Tot
+	WalkFuncGo(w *forkjoin.Worker) workloads.Tot
+	WalkFor(w *forkjoin.Worker) workloads.Tot
+	WalkReduce(w *forkjoin.Worker) workloads.Tot
+	WalkFork(w *forkjoin.Worker) workloads.Tot
+	WalkJoin(w *forkjoin.Worker) workloads.Tot
 }
 
-// hashedTreeWalks are the same walks of a HashedTree.
-func hashedTreeWalks(t *workloads.HashedTree) []treeWalk {
+// treeWalks are t's parallel walks.
+func treeWalks(t walker) []treeWalk {
 	return []treeWalk{
 		{"spawn", func(w *forkjoin.Worker) workloads.Tot { return t.WalkSpawn(w, 0) }},
 		{"scope-go", t.WalkScope},
@@ -60,7 +58,7 @@ func BenchmarkTreeWalk(b *testing.B) {
 // most trees a program walks.
 func BenchmarkTreeWalkHashed(b *testing.B) {
 	t := irregularTree().WithHash()
-	benchTreeWalks(b, t.Serial, nil, hashedTreeWalks(t), t.WalkPar)
+	benchTreeWalks(b, t.Serial, nil, treeWalks(t), t.WalkPar)
 }
 
 // benchTreeWalks runs a tree's serial walk, serialAlloc if not nil, its
@@ -145,7 +143,7 @@ func TestTreeWalks(t *testing.T) {
 	if want.Files != plain.Files || want.Bytes <= plain.Bytes {
 		t.Fatalf("hashed serial walk = %s, plain %s: the nodes' work is not counted", want.Check(), plain.Check())
 	}
-	checkTreeWalks(t, want, hashedTreeWalks(hashed))
+	checkTreeWalks(t, want, treeWalks(hashed))
 	if got := hashed.WalkPar(0); got != want {
 		t.Errorf("hashed par-for = %s, want %s", got.Check(), want.Check())
 	}
