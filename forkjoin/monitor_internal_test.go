@@ -36,3 +36,29 @@ func TestMonitorSamplesAMovingPoolSeldom(t *testing.T) {
 		t.Logf("%d samples in %v", got, busy)
 	}
 }
+
+// A pool with a worker parked idle beside one blocked outside the pool is
+// sampled seldom: no spare can be needed while a worker is idle, so the
+// monitor's period grows as for a moving pool, instead of a sample every
+// monitorTick for as long as the blockage lasts (CI measured such a pool
+// using 40 ms of CPU in 300 ms under -race, TestJoinerParksBesideForeignWork).
+func TestMonitorSamplesAnIdleWorkersPoolSeldom(t *testing.T) {
+	p := New(Workers(2))
+	release := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		Run(p, func(*Worker) { <-release }) // blocks one worker; the other parks idle
+	}()
+	const blocked = 400 * time.Millisecond
+	time.Sleep(blocked)
+	close(release)
+	<-done
+	p.Close() // the monitor has exited: its fields are ours to read
+	limit := int(blocked/maxMonitorTick) + 2*7 + 20
+	if got := p.mon.samples; got > limit {
+		t.Errorf("the monitor sampled a pool with an idle worker %d times in %v, want at most %d", got, blocked, limit)
+	} else {
+		t.Logf("%d samples in %v", got, blocked)
+	}
+}
