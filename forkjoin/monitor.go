@@ -71,7 +71,11 @@ import (
 //     spare at every sample.
 //  5. When every worker is parked or dormant and the monitor has no spare
 //     out, it sleeps until a worker wakes (unpark kicks it), and samples
-//     next a monitorTick after: an idle pool uses no CPU.
+//     next a monitorTick after: an idle pool uses no CPU. Unless a worker
+//     is parked as a joiner while work waits: a joiner runs only its own
+//     invocation's work, so with every worker parked nobody may be able
+//     to take that work, and the monitor stays awake, to lend a spare by
+//     rule 3 (a parked joiner whose wake-up never comes counts as blocked).
 //
 // So a spare starts between stillTime and 2·maxMonitorTick+stillTime
 // (10 to 138 ms) after a pool that moved stalls while work waits and no
@@ -173,6 +177,13 @@ func (p *Pool) allParked() bool {
 	return p.sleep.idle() >= p.size+int(p.spares.active.Load())
 }
 
+// maySleep reports whether the monitor may sleep (rule 5): every live
+// worker is parked or dormant, and none is parked as a joiner while work
+// waits.
+func (p *Pool) maySleep() bool {
+	return p.allParked() && (!p.sleep.joinerParked() || !p.workWaits(p.live()))
+}
+
 func (p *Pool) monitorLoop() {
 	defer p.wg.Done()
 	m := &p.mon
@@ -181,9 +192,9 @@ func (p *Pool) monitorLoop() {
 	defer timer.Stop()
 	for {
 		woke := false
-		if len(m.spares) == 0 && p.allParked() {
+		if len(m.spares) == 0 && p.maySleep() {
 			m.asleep.Store(true)
-			if p.allParked() {
+			if p.maySleep() {
 				<-m.kick
 				woke = true
 			}

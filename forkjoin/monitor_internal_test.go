@@ -62,3 +62,58 @@ func TestMonitorSamplesAnIdleWorkersPoolSeldom(t *testing.T) {
 		t.Logf("%d samples in %v", got, blocked)
 	}
 }
+
+// neverProbe is a wait that only its test ends.
+type neverProbe struct{ ch chan struct{} }
+
+func (p neverProbe) done() bool {
+	select {
+	case <-p.ch:
+		return true
+	default:
+		return false
+	}
+}
+func (p neverProbe) arm() bool { return !p.done() }
+
+// With every worker parked, one of them as a joiner, while work waits, the
+// monitor stays awake and lends a spare (rule 5): a joiner runs only its own
+// invocation's work, so the work may be one nobody parked may take. The
+// joiner here waits for a condition outside the pool, and the work is a
+// root; a lost wake-up among joiners leaves the same state. The monitor
+// used to sleep through it, as through an idle pool's quiet.
+func TestMonitorStaysAwakeBesideParkedJoiners(t *testing.T) {
+	p := New(Workers(1))
+	defer p.Close()
+	pr := neverProbe{make(chan struct{})}
+	parked := make(chan *Worker)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		Run(p, func(w *Worker) {
+			parked <- w
+			w.waitFor(pr, nil) // parks as a joiner, until the probe is released
+		})
+	}()
+	w := <-parked
+	for { // until the joiner is parked
+		p.sleep.mu.Lock()
+		isParked := w.isParked && w.joining
+		p.sleep.mu.Unlock()
+		if isParked {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	ran := make(chan struct{})
+	go func() { Run(p, func(*Worker) {}); close(ran) }()
+	select {
+	case <-ran:
+	case <-time.After(5 * time.Second):
+		t.Error("a root queued beside a parked joiner did not run in 5 s: the monitor slept")
+	}
+	close(pr.ch)
+	w.wakeOwner()
+	<-done
+	<-ran
+}

@@ -102,6 +102,19 @@ func (s *sleep) wake(idleOnly bool) {
 	w.signal()
 }
 
+// joinerParked reports whether a worker is parked as a joiner (the
+// blocking monitor's rule 5).
+func (s *sleep) joinerParked() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, w := range s.parked {
+		if w.joining {
+			return true
+		}
+	}
+	return false
+}
+
 // wakeJoinersOf wakes every worker parked as a joiner in invocation r: work
 // that only they and idle workers may run has appeared where no producer's
 // wakeOne is sure to reach them (Worker.rehome). A parked worker does not
