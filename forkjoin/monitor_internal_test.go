@@ -25,15 +25,22 @@ func TestMonitorSamplesAMovingPoolSeldom(t *testing.T) {
 	for time.Since(start) < busy {
 		Invoke(p, func(w *Worker) int { return monitorFib(w, 20) })
 	}
-	p.Close() // the monitor has exited: its fields are ours to read
-	// At most a doubling from monitorTick up to maxMonitorTick, then one
-	// sample per maxMonitorTick, with room for a few slow spells (a sample
-	// that finds nothing moved goes back to monitorTick).
-	limit := int(busy/maxMonitorTick) + 2*7 + 20
-	if got := p.mon.samples; got > limit {
-		t.Errorf("the monitor sampled a moving pool %d times in %v, want at most %d", got, busy, limit)
+	p.Close()
+	checkFewSamples(t, p, busy, "a moving pool")
+}
+
+// checkFewSamples checks that p's monitor, exited, sampled p as seldom as
+// rule 2 says for a pool that moved, or had a worker idle, for d: at most
+// a doubling from monitorTick up to maxMonitorTick, then one sample per
+// maxMonitorTick, with room for a few slow spells (a sample that finds
+// nothing moved goes back to monitorTick).
+func checkFewSamples(t *testing.T, p *Pool, d time.Duration, what string) {
+	t.Helper()
+	limit := int(d/maxMonitorTick) + 2*7 + 20
+	if got := p.mon.samples; got > limit { // Close has stopped the monitor: its fields are ours to read
+		t.Errorf("the monitor sampled %s %d times in %v, want at most %d", what, got, d, limit)
 	} else {
-		t.Logf("%d samples in %v", got, busy)
+		t.Logf("%d samples in %v", got, d)
 	}
 }
 
@@ -54,13 +61,8 @@ func TestMonitorSamplesAnIdleWorkersPoolSeldom(t *testing.T) {
 	time.Sleep(blocked)
 	close(release)
 	<-done
-	p.Close() // the monitor has exited: its fields are ours to read
-	limit := int(blocked/maxMonitorTick) + 2*7 + 20
-	if got := p.mon.samples; got > limit {
-		t.Errorf("the monitor sampled a pool with an idle worker %d times in %v, want at most %d", got, blocked, limit)
-	} else {
-		t.Logf("%d samples in %v", got, blocked)
-	}
+	p.Close()
+	checkFewSamples(t, p, blocked, "a pool with an idle worker")
 }
 
 // neverProbe is a wait that only its test ends.
