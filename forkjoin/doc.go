@@ -147,7 +147,8 @@
 // holds its worker meanwhile, and the pool makes up for it: a monitor
 // goroutine samples the workers' progress while any is awake (every
 // millisecond while the pool stalls, less often, down to every 64 ms,
-// while it moves), and when workers have made none for 10 ms (blocked, or
+// while it moves or has a worker idle), and when workers have made none
+// for 10 ms (blocked, or
 // parked waiting for a task) while work waits that no idle or searching
 // worker will take, it lends a compensating worker, one more per sample
 // while the blockage lasts, and retires them when it ends. So a spare
@@ -156,8 +157,8 @@
 // spare), far sooner than .NET's thread pool injects a thread on
 // starvation. A spare is lent only when the scheduler confirms it (fewer
 // goroutines run or wait for a processor than the pool has awake workers,
-// so some are truly blocked): a task that
-// computes for long without forking gets none. It is lent at once while no
+// so some are truly blocked): a task that computes for long without
+// forking gets none. It is lent at once while no
 // other goroutine runs; while one does (it may be what the blocked workers
 // wait for, a long task holding their lock, say), at most one spare is
 // out, lent after 100 ms. The monitor costs nothing on the fork and join

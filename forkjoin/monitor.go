@@ -78,14 +78,15 @@ import (
 //     rule 3 (a parked joiner whose wake-up never comes counts as blocked).
 //
 // So a spare starts between stillTime and 2·maxMonitorTick+stillTime
-// (10 to 138 ms) after a pool that moved stalls while work waits and no
-// other goroutine runs: the first sample after the stall may still see
-// the progress made before it, the next one sees the stall. A pool that
-// stalls just after it woke from idle gets its spare after about
-// stillTime, its period still short. Each further spare the same blockage
-// needs comes stillTime+monitorTick (about 11 ms) after the last. Work hidden in a blocked worker's lazy frames or open
-// spawn batch is not seen: those only it can publish (Blocking does, as
-// does Tasks.Go, which forks eagerly).
+// (10 to 138 ms) after a pool that moved, or had a worker idle, stalls
+// while work waits and no other goroutine runs: the first sample after the
+// stall may still see the progress made before it, the next one sees the
+// stall. A pool that stalls just after it woke from idle gets its spare
+// after about stillTime, its period still short. Each further spare the
+// same blockage needs comes stillTime+monitorTick (about 11 ms) after the
+// last. Work hidden in a blocked worker's lazy frames or open spawn batch
+// is not seen: those only it can publish (Blocking does, as does Tasks.Go,
+// which forks eagerly).
 const (
 	monitorTick    = time.Millisecond
 	maxMonitorTick = 64 * time.Millisecond
@@ -134,7 +135,6 @@ type monitor struct {
 	still   []time.Duration // each live worker's time without progress, as the samples saw it
 	sampled time.Duration
 	tick    time.Duration // the period to the next sample (rule 2)
-	calm    bool          // the last sample found a worker parked idle, or the pool moving and no spare out
 	samples int           // samples taken, for tests (read after Close)
 	parked  []uint8       // sample's scratch
 	starved time.Duration
@@ -220,8 +220,7 @@ func (p *Pool) monitorLoop() {
 			m.tick = monitorTick
 			continue
 		}
-		p.sample()
-		if m.calm {
+		if p.sample() {
 			m.tick = min(2*m.tick, maxMonitorTick)
 		} else {
 			m.tick = monitorTick
@@ -229,8 +228,10 @@ func (p *Pool) monitorLoop() {
 	}
 }
 
-// sample is one look of the monitor (rules 2 to 4).
-func (p *Pool) sample() {
+// sample is one look of the monitor (rules 2 to 4). It reports whether
+// the pool is calm (rule 2): a worker is parked idle, or the pool moved
+// and no spare is out.
+func (p *Pool) sample() (calm bool) {
 	m := &p.mon
 	ws := p.live()
 	for len(m.last) < len(ws) {
@@ -292,7 +293,7 @@ func (p *Pool) sample() {
 		}
 		m.last[i] = prog
 	}
-	m.calm = idleParked > 0 || moved && len(m.spares)+winding == 0
+	calm = idleParked > 0 || moved && len(m.spares)+winding == 0
 	if blocked < len(m.spares) {
 		for _, s := range m.spares[blocked:] {
 			p.retireSpare(s)
@@ -328,6 +329,7 @@ func (p *Pool) sample() {
 		}
 	}
 	m.mu.Unlock()
+	return calm
 }
 
 // schedCounts reads the goroutines running (the monitor among them) and

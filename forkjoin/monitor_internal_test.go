@@ -47,8 +47,7 @@ func checkFewSamples(t *testing.T, p *Pool, d time.Duration, what string) {
 // A pool with a worker parked idle beside one blocked outside the pool is
 // sampled seldom: no spare can be needed while a worker is idle, so the
 // monitor's period grows as for a moving pool, instead of a sample every
-// monitorTick for as long as the blockage lasts (CI measured such a pool
-// using 40 ms of CPU in 300 ms under -race, TestJoinerParksBesideForeignWork).
+// monitorTick for as long as the blockage lasts.
 func TestMonitorSamplesAnIdleWorkersPoolSeldom(t *testing.T) {
 	p := New(Workers(2))
 	release := make(chan struct{})
@@ -82,8 +81,8 @@ func (p neverProbe) arm() bool { return !p.done() }
 // monitor stays awake and lends a spare (rule 5): a joiner runs only its own
 // invocation's work, so the work may be one nobody parked may take. The
 // joiner here waits for a condition outside the pool, and the work is a
-// root; a lost wake-up among joiners leaves the same state. The monitor
-// used to sleep through it, as through an idle pool's quiet.
+// root; a lost wake-up among joiners leaves the same state, which the
+// monitor must not take for an idle pool's quiet.
 func TestMonitorStaysAwakeBesideParkedJoiners(t *testing.T) {
 	p := New(Workers(1))
 	defer p.Close()

@@ -52,8 +52,8 @@ func TestKeepOwnSortsOnlyTheStolenBatch(t *testing.T) {
 
 // A job rehomed behind a root is still found by its invocation's waiting
 // workers: they never take a root, so while every worker waits in that
-// invocation (the chaos test's hang: two joiners, seven roots queued) a
-// look at the injector's front alone would leave the job there for ever.
+// invocation, behind queued roots, a look at the injector's front alone
+// would leave the job there for ever.
 func TestWaitersFindRehomedJobsBehindRoots(t *testing.T) {
 	var q queue
 	r, other := &invocation{}, &invocation{}

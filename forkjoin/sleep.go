@@ -121,21 +121,13 @@ func (s *sleep) joinerParked() bool {
 // change its invocation, so w.inv is read safely under s.mu.
 func (s *sleep) wakeJoinersOf(r *invocation) {
 	s.mu.Lock()
-	var woke []*Worker
-	for k := 0; k < len(s.parked); {
+	defer s.mu.Unlock()
+	for k := len(s.parked) - 1; k >= 0; k-- { // from the end: unlist shifts only what follows k
 		if w := s.parked[k]; w.joining && w.inv == r {
-			s.parked = append(s.parked[:k], s.parked[k+1:]...)
-			w.isParked = false
-			s.addIdle(-1)
-			woke = append(woke, w)
-			continue
+			w.unlist()
+			w.stats.wakeups.Add(1)
+			w.signal() // never blocks: the channel holds one token
 		}
-		k++
-	}
-	s.mu.Unlock()
-	for _, w := range woke {
-		w.stats.wakeups.Add(1)
-		w.signal()
 	}
 }
 

@@ -102,8 +102,9 @@
 // string values, and arrays and structs of them, which any grouping of an
 // associative combine leaves the same, Reduce and Scan fold a serial
 // stretch from the left instead of over the tree: the same value, with
-// fewer partial results kept across the calls. There, a combine that is not associative (integer
-// subtraction) has no result to keep: it is a bug.
+// fewer partial results kept across the calls. There, a combine that is
+// not associative (integer subtraction) has no result to keep: it is a
+// bug.
 //
 // # Panics and cancellation
 //
