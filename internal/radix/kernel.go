@@ -215,31 +215,46 @@ func (r *sorter[E, K]) lsd(w *forkjoin.Worker, x, y []E, below int, toY bool) {
 		defer tmpPool.Put(t)
 		tmp = unsafe.Slice((*E)(unsafe.Pointer(t)), n) // n <= r.lsdMax <= lsdMax
 	}
+	if tmp != nil {
+		// The passes go between x and tmp, which the reads above and the
+		// last bucket left in cache, and so do the groups; the result then
+		// goes to dst in one sequential copy if dst is the other slice,
+		// whose lines come from memory: a pass scattering into them would
+		// wait for each line it touches.
+		src, scr := x, tmp
+		for p := range np {
+			r.lsdDigit(src, scr, &hist, digit[p], loShift, hiShift)
+			src, scr = scr, src
+		}
+		r.groups(w, src, scr, loShift)
+		if &src[0] != &dst[0] {
+			copy(dst, src)
+		}
+		return
+	}
 	src := x
 	for p := range np {
-		var out []E
-		switch {
-		case tmp == nil: // between x and y
-			out = y[:n]
-			if &src[0] != &x[0] {
-				out = x
-			}
-		case p == 0 && (np == 2 || &dst[0] == &x[0]):
-			out = tmp
-		default:
-			out = dst
+		out := y[:n]
+		if &src[0] != &x[0] {
+			out = x
 		}
-		if digit[p] == 0 {
-			lsdPass(src, out, &hist[0], flip, loShift)
-		} else {
-			lsdPass(src, out, &hist[1], flip, hiShift)
-		}
+		r.lsdDigit(src, out, &hist, digit[p], loShift, hiShift)
 		src = out
 	}
 	if &src[0] != &dst[0] {
 		copy(dst, src)
 	}
 	r.groups(w, dst, other, loShift)
+}
+
+// lsdDigit is one of lsd's passes, from src to out: by the low digit (at
+// loShift) if d is 0, by the high one (at hiShift) otherwise.
+func (r *sorter[E, K]) lsdDigit(src, out []E, hist *[2][lsdRadix]uint32, d, loShift, hiShift int) {
+	if d == 0 {
+		lsdPass(src, out, &hist[0], r.flip, loShift)
+	} else {
+		lsdPass(src, out, &hist[1], r.flip, hiShift)
+	}
 }
 
 // lsdAll sorts x by the bits below `below` with least-significant-digit
