@@ -197,11 +197,10 @@ func (r *sorter[E, K]) lsd(w *forkjoin.Worker, x, y []E, below int, toY bool) {
 			np++
 		}
 	}
-	// The result goes to dst, and the other slice is the groups' scratch.
-	// In a long sort, the first of two passes writes to tmp, a buffer of
-	// the worker's that stays in cache from one bucket to the next, rather
-	// than to the other slice: that slice's lines would come from memory
-	// and go back to it, where x's (read already) and tmp's need not.
+	// The result goes to dst. In a long sort, tmp is a buffer of the
+	// worker's that stays in cache from one bucket to the next (below);
+	// in a short one, the passes go between x and y and the other slice
+	// is the groups' scratch.
 	dst, other := x, y[:n]
 	if toY {
 		dst, other = other, dst
