@@ -44,6 +44,9 @@ type sorter[E integer, K unsigned] struct {
 	// long enough that one buffer per worker costs little.
 	tmp    bool
 	tmpMin int
+	// counted holds the first MSD level's histograms, counted by scan,
+	// until that level takes them.
+	counted *counts
 }
 
 func (r *sorter[E, K]) key(x E) K { return K(x) ^ r.flip }
@@ -55,33 +58,123 @@ type scanResult[K unsigned] struct {
 	sorted bool
 }
 
+// counts are the histograms of the digit of width bits at shift, one per
+// chunk of an MSD level's input (chunks), which scan counted while it read
+// the input: the level that takes that digit first uses them instead of
+// reading its input again.
+type counts struct {
+	shift, width int
+	hist         [][msdRadix]int
+}
+
 // scan returns the bits in which some key of s differs from s[0]'s, and
 // whether s is sorted: one read of s that spares sorted input and
 // constant input the whole sort, and tells the levels below which bits are
-// worth a pass.
+// worth a pass. For an input long enough to be scattered, it also counts
+// the histograms of the first MSD level's digit, as a sample of the keys
+// predicts that digit, and leaves them in r.counted if the prediction
+// holds. A piece of s counts only from its first key out of order on, so
+// that sorted input reads no more than the check; the keys before it, and
+// sorted pieces of an unsorted input, are counted afterwards.
 func (r *sorter[E, K]) scan(w *forkjoin.Worker, s []E) (K, bool) {
+	r.counted = nil
 	first := r.key(s[0])
-	piece := func(lo, hi int) scanResult[K] {
-		var diff K
-		sorted := true
-		prev := r.key(s[max(lo-1, 0)])
-		for _, x := range s[lo:hi] {
-			k := r.key(x)
-			diff |= k ^ first
-			sorted = sorted && prev <= k
-			prev = k
-		}
-		return scanResult[K]{diff, sorted}
+	parallel := r.workers > 0 && len(s) >= parMin
+	ch := chunking{n: len(s), k: 1}
+	if parallel {
+		ch = chunks(len(s), r.workers)
 	}
-	if r.workers == 0 || len(s) < parMin {
-		res := piece(0, len(s))
+	var c *counts
+	if len(s) >= parMin {
+		if below := r.predictBelow(s); below > 0 {
+			width := r.msdWidth(len(s), below)
+			c = &counts{shift: below - width, width: width, hist: make([][msdRadix]int, ch.k)}
+		}
+	}
+	// from[j] is where chunk j's counting started: its end if it is sorted.
+	from := make([]int, ch.k)
+	piece := func(j int) scanResult[K] {
+		lo, hi := ch.bounds(j)
+		n, diff := ascending(s[lo:hi], r.flip, first, r.key(s[max(lo-1, 0)]))
+		i := lo + n
+		from[j] = i
+		if i == hi {
+			return scanResult[K]{diff, true}
+		}
+		if c == nil {
+			for _, x := range s[i:hi] {
+				diff |= r.key(x) ^ first
+			}
+			return scanResult[K]{diff, false}
+		}
+		return scanResult[K]{diff | countDigit(s[i:hi], r.flip, first, c.shift, c.width, &c.hist[j]), false}
+	}
+	var res scanResult[K]
+	if parallel {
+		res = forkjoin.Reduce(w, 0, ch.k, scanResult[K]{sorted: true}, piece,
+			func(a, b scanResult[K]) scanResult[K] { return scanResult[K]{a.diff | b.diff, a.sorted && b.sorted} })
+	} else {
+		res = piece(0)
+	}
+	if c == nil || res.sorted || bits.Len64(uint64(res.diff)) != c.shift+c.width {
 		return res.diff, res.sorted
 	}
-	ch := chunks(len(s), r.workers)
-	res := forkjoin.Reduce(w, 0, ch.k, scanResult[K]{sorted: true},
-		func(c int) scanResult[K] { return piece(ch.bounds(c)) },
-		func(a, b scanResult[K]) scanResult[K] { return scanResult[K]{a.diff | b.diff, a.sorted && b.sorted} })
+	for j := range ch.k {
+		lo, _ := ch.bounds(j)
+		countDigit(s[lo:from[j]], r.flip, first, c.shift, c.width, &c.hist[j])
+	}
+	r.counted = c
 	return res.diff, res.sorted
+}
+
+// ascending returns the length of the longest prefix of s whose keys
+// ascend from prev, and the bits in which its keys (and the one after it)
+// differ from first. It is kept out of line: inlined into scan's closure
+// (go1.26), its loop kept the index, the bits and the key on the stack.
+//
+//go:noinline
+func ascending[E integer, K unsigned](s []E, flip, first, prev K) (int, K) {
+	var diff K
+	for i, x := range s {
+		k := K(x) ^ flip
+		diff |= k ^ first
+		if k < prev {
+			return i, diff
+		}
+		prev = k
+	}
+	return len(s), diff
+}
+
+// countDigit adds to h the counts of the digit of width bits at shift of
+// the keys of s, and returns the bits in which they differ from first.
+// Kept out of line, as ascending is.
+//
+//go:noinline
+func countDigit[E integer, K unsigned](s []E, flip, first K, shift, width int, h *[msdRadix]int) K {
+	mask := K(1)<<width - 1
+	var diff K
+	for _, x := range s {
+		k := K(x) ^ flip
+		diff |= k ^ first
+		h[uint(k>>shift&mask)&(msdRadix-1)]++
+	}
+	return diff
+}
+
+// predictBelow returns the length of the bits in which a sample of s's
+// keys differ from s[0]'s: 32 runs of 32 keys spread over s, so that the
+// sample costs a few dozen misses of the cache and of the TLB.
+func (r *sorter[E, K]) predictBelow(s []E) int {
+	first := r.key(s[0])
+	var diff K
+	for j := range 32 {
+		at := j * (len(s) - 32) / 31
+		for _, x := range s[at : at+32] {
+			diff |= r.key(x) ^ first
+		}
+	}
+	return bits.Len64(uint64(diff))
 }
 
 // sortBelow sorts x by the bits of its keys below bit `below` (the bits
@@ -115,11 +208,22 @@ func (r *sorter[E, K]) sortBelow(w *forkjoin.Worker, x, y []E, below int, toY bo
 		width := r.msdWidth(len(x), below)
 		shift := below - width
 		start := make([]int, 1<<width+1)
+		var counted [][msdRadix]int
+		if c := r.counted; c != nil { // the first level: x is the input scan read
+			r.counted = nil
+			if c.shift == shift && c.width == width {
+				counted = c.hist
+			}
+		}
 		var moved bool
 		if r.workers > 0 && len(x) >= parMin {
-			moved = r.parallelScatter(w, x, y, shift, width, start)
+			moved = r.parallelScatter(w, x, y, shift, width, start, counted)
 		} else {
-			moved = r.scatter(x, y, shift, width, start)
+			var h *[msdRadix]int
+			if counted != nil {
+				h = &counted[0]
+			}
+			moved = r.scatter(x, y, shift, width, start, h)
 		}
 		if !moved {
 			below = shift
@@ -396,15 +500,19 @@ func insertionSort[E integer](s []E) {
 // msdMaxBits), filling start, of length 1<<width+1 and all zeros, with the
 // buckets' bounds. It reports false, moving nothing, if every key has the
 // same digit.
-func (r *sorter[E, K]) scatter(x, y []E, shift, width int, start []int) bool {
+func (r *sorter[E, K]) scatter(x, y []E, shift, width int, start []int, counted *[msdRadix]int) bool {
 	flip, mask, nb := r.flip, K(1)<<width-1, 1<<width
 	// Digits are masked to msdRadix: no bounds checks. The expression is
 	// spelled out here and in parallelScatter: a generic helper for it,
 	// though inlined, made the parallel scatter's loop reload mask from
 	// the stack and test a pointer for nil on every element (go1.26).
 	var h [msdRadix]int
-	for _, v := range x {
-		h[uint((K(v)^flip)>>shift&mask)&(msdRadix-1)]++
+	if counted != nil {
+		h = *counted
+	} else {
+		for _, v := range x {
+			h[uint((K(v)^flip)>>shift&mask)&(msdRadix-1)]++
+		}
 	}
 	if h[uint((K(x[0])^flip)>>shift&mask)&(msdRadix-1)] == len(x) {
 		return false
@@ -425,19 +533,22 @@ func (r *sorter[E, K]) scatter(x, y []E, shift, width int, start []int) bool {
 // parallelScatter is scatter in pieces: each piece of x counts its own
 // histogram, the counts give each (bucket, piece) pair its place in y,
 // bucket-major, and each piece scatters its elements there.
-func (r *sorter[E, K]) parallelScatter(w *forkjoin.Worker, x, y []E, shift, width int, start []int) bool {
+func (r *sorter[E, K]) parallelScatter(w *forkjoin.Worker, x, y []E, shift, width int, start []int, counted [][msdRadix]int) bool {
 	flip, mask, nb := r.flip, K(1)<<width-1, 1<<width
 	ch := chunks(len(x), r.workers)
-	hist := make([][msdRadix]int, ch.k)
-	forkjoin.ForRange(w, 0, ch.k, 1, func(_ *forkjoin.Worker, a, b int) {
-		for c := a; c < b; c++ {
-			lo, hi := ch.bounds(c)
-			h := &hist[c]
-			for _, v := range x[lo:hi] {
-				h[uint((K(v)^flip)>>shift&mask)&(msdRadix-1)]++
+	hist := counted
+	if hist == nil {
+		hist = make([][msdRadix]int, ch.k)
+		forkjoin.ForRange(w, 0, ch.k, 1, func(_ *forkjoin.Worker, a, b int) {
+			for c := a; c < b; c++ {
+				lo, hi := ch.bounds(c)
+				h := &hist[c]
+				for _, v := range x[lo:hi] {
+					h[uint((K(v)^flip)>>shift&mask)&(msdRadix-1)]++
+				}
 			}
-		}
-	})
+		})
+	}
 	pos := 0
 	for b := range nb {
 		start[b] = pos

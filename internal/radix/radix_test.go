@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -290,6 +291,93 @@ func TestMSDWidth(t *testing.T) {
 	} {
 		if got := r.msdWidth(c.n, c.below); got != c.want {
 			t.Errorf("msdWidth(%d, %d) = %d, want %d", c.n, c.below, got, c.want)
+		}
+	}
+}
+
+// TestScanCounts checks the histograms scan counts for the first MSD level
+// against a count of their own, serially and on a pool of 2 (one chunk, or
+// several), for inputs where each part of scan's counting matters: random
+// keys (every chunk counted as it is read), sorted chunks beside unsorted
+// ones and an unsorted tail (counted afterwards), and a key whose high bit
+// the sample misses (the prediction fails: no counts). Each input is then
+// sorted through the counts.
+func TestScanCounts(t *testing.T) {
+	p := forkjoin.New(forkjoin.Workers(2))
+	defer p.Close()
+	const n = parMin + 12345
+	r := rand.New(rand.NewPCG(3, 4))
+	random := make([]uint64, n)
+	for i := range random {
+		random[i] = r.Uint64()
+	}
+	halfSorted := slices.Clone(random)
+	slices.Sort(halfSorted[:n/2])
+	sortedTail := slices.Clone(random)
+	slices.Sort(sortedTail)
+	sortedTail[n-1], sortedTail[n-2] = sortedTail[n-2], sortedTail[n-1]
+	missed := make([]uint64, n)
+	for i := range missed {
+		missed[i] = r.Uint64N(1 << 40)
+	}
+	missed[n/62] = 1 << 62 // between the sample's runs
+	inputs := []struct {
+		name    string
+		s       []uint64
+		counted bool
+	}{{"random", random, true}, {"half-sorted", halfSorted, true}, {"sorted-but-last", sortedTail, true}, {"missed-bit", missed, false}}
+	for _, in := range inputs {
+		for _, workers := range []int{0, 2} {
+			t.Run(fmt.Sprintf("%s/workers=%d", in.name, workers), func(t *testing.T) {
+				s := slices.Clone(in.s)
+				want := slices.Sorted(slices.Values(s))
+				var rs *sorter[uint64, uint64]
+				var diff uint64
+				var sorted bool
+				var c *counts
+				forkjoin.Run(p, func(w *forkjoin.Worker) {
+					if workers == 0 {
+						w = nil
+					}
+					rs = newSorter[uint64](w, uint64(0), lsdMin, lsdMax)
+					diff, sorted = rs.scan(w, s)
+					c = rs.counted
+					rs.sort(w, s)
+				})
+				if sorted {
+					t.Fatal("scan reports the input sorted")
+				}
+				if (c != nil) != in.counted {
+					t.Fatalf("counted = %v, want counts: %v", c != nil, in.counted)
+				}
+				if err := same(s, want); err != nil {
+					t.Fatal(err)
+				}
+				if c == nil {
+					return
+				}
+				below := bits.Len64(diff)
+				if width := rs.msdWidth(n, below); c.shift+c.width != below || c.width != width {
+					t.Fatalf("counts of digit (%d, %d), want the level's (%d, %d)", c.shift, c.width, below-width, width)
+				}
+				ch := chunking{n: n, k: 1}
+				if workers > 0 {
+					ch = chunks(n, rs.workers)
+				}
+				if len(c.hist) != ch.k {
+					t.Fatalf("%d histograms, want %d", len(c.hist), ch.k)
+				}
+				for j := range ch.k {
+					var want [msdRadix]int
+					lo, hi := ch.bounds(j)
+					for _, x := range in.s[lo:hi] {
+						want[x>>c.shift&(1<<c.width-1)]++
+					}
+					if c.hist[j] != want {
+						t.Fatalf("chunk %d's histogram differs from its count", j)
+					}
+				}
+			})
 		}
 	}
 }
