@@ -107,7 +107,7 @@ func (r *sorter[E, K]) scan(w *forkjoin.Worker, s []E) (K, bool) {
 			}
 			return scanResult[K]{diff, false}
 		}
-		return scanResult[K]{diff | countDigit(s[i:hi], r.flip, first, c.shift, c.width, &c.hist[j]), false}
+		return scanResult[K]{diff | countDigit(s[i:hi], r.flip, first, uint(c.shift), c.width, &c.hist[j]), false}
 	}
 	var res scanResult[K]
 	if parallel {
@@ -121,7 +121,7 @@ func (r *sorter[E, K]) scan(w *forkjoin.Worker, s []E) (K, bool) {
 	}
 	for j := range ch.k {
 		lo, _ := ch.bounds(j)
-		countDigit(s[lo:from[j]], r.flip, first, c.shift, c.width, &c.hist[j])
+		countDigit(s[lo:from[j]], r.flip, first, uint(c.shift), c.width, &c.hist[j])
 	}
 	r.counted = c
 	return res.diff, res.sorted
@@ -151,7 +151,7 @@ func ascending[E integer, K unsigned](s []E, flip, first, prev K) (int, K) {
 // Kept out of line, as ascending is.
 //
 //go:noinline
-func countDigit[E integer, K unsigned](s []E, flip, first K, shift, width int, h *[msdRadix]int) K {
+func countDigit[E integer, K unsigned](s []E, flip, first K, shift uint, width int, h *[msdRadix]int) K {
 	mask := K(1)<<width - 1
 	var diff K
 	for _, x := range s {
@@ -501,32 +501,21 @@ func insertionSort[E integer](s []E) {
 // buckets' bounds. It reports false, moving nothing, if every key has the
 // same digit.
 func (r *sorter[E, K]) scatter(x, y []E, shift, width int, start []int, counted *[msdRadix]int) bool {
-	flip, mask, nb := r.flip, K(1)<<width-1, 1<<width
-	// Digits are masked to msdRadix: no bounds checks. The expression is
-	// spelled out here and in parallelScatter: a generic helper for it,
-	// though inlined, made the parallel scatter's loop reload mask from
-	// the stack and test a pointer for nil on every element (go1.26).
+	flip, nb := r.flip, 1<<width
 	var h [msdRadix]int
 	if counted != nil {
 		h = *counted
 	} else {
-		for _, v := range x {
-			h[uint((K(v)^flip)>>shift&mask)&(msdRadix-1)]++
-		}
+		countPart(x, flip, uint(shift), width, &h)
 	}
-	if h[uint((K(x[0])^flip)>>shift&mask)&(msdRadix-1)] == len(x) {
+	if h[digit(x[0], flip, uint(shift), width)] == len(x) {
 		return false
 	}
 	for b := range nb {
 		start[b+1] = start[b] + h[b]
 	}
 	copy(h[:nb], start)
-	y = y[:len(x)]
-	for _, v := range x {
-		b := uint((K(v)^flip)>>shift&mask) & (msdRadix - 1)
-		y[h[b]] = v
-		h[b]++
-	}
+	scatterPart(x, y, flip, uint(shift), width, &h)
 	return true
 }
 
@@ -534,7 +523,7 @@ func (r *sorter[E, K]) scatter(x, y []E, shift, width int, start []int, counted 
 // histogram, the counts give each (bucket, piece) pair its place in y,
 // bucket-major, and each piece scatters its elements there.
 func (r *sorter[E, K]) parallelScatter(w *forkjoin.Worker, x, y []E, shift, width int, start []int, counted [][msdRadix]int) bool {
-	flip, mask, nb := r.flip, K(1)<<width-1, 1<<width
+	flip, nb := r.flip, 1<<width
 	ch := chunks(len(x), r.workers)
 	hist := counted
 	if hist == nil {
@@ -542,10 +531,7 @@ func (r *sorter[E, K]) parallelScatter(w *forkjoin.Worker, x, y []E, shift, widt
 		forkjoin.ForRange(w, 0, ch.k, 1, func(_ *forkjoin.Worker, a, b int) {
 			for c := a; c < b; c++ {
 				lo, hi := ch.bounds(c)
-				h := &hist[c]
-				for _, v := range x[lo:hi] {
-					h[uint((K(v)^flip)>>shift&mask)&(msdRadix-1)]++
-				}
+				countPart(x[lo:hi], flip, uint(shift), width, &hist[c])
 			}
 		})
 	}
@@ -557,21 +543,52 @@ func (r *sorter[E, K]) parallelScatter(w *forkjoin.Worker, x, y []E, shift, widt
 		}
 	}
 	start[nb] = pos
-	if d := uint((K(x[0])^flip)>>shift&mask) & (msdRadix - 1); start[d+1]-start[d] == len(x) {
+	if d := digit(x[0], flip, uint(shift), width); start[d+1]-start[d] == len(x) {
 		return false
 	}
 	forkjoin.ForRange(w, 0, ch.k, 1, func(_ *forkjoin.Worker, a, b int) {
 		for c := a; c < b; c++ {
 			lo, hi := ch.bounds(c)
-			h := &hist[c]
-			for _, v := range x[lo:hi] {
-				d := uint((K(v)^flip)>>shift&mask) & (msdRadix - 1)
-				y[h[d]] = v
-				h[d]++
-			}
+			scatterPart(x[lo:hi], y, flip, uint(shift), width, &hist[c])
 		}
 	})
 	return true
+}
+
+// digit returns the digit of width bits (at most msdMaxBits) at shift of
+// v's key, K(v) ^ flip.
+func digit[E integer, K unsigned](v E, flip K, shift uint, width int) uint {
+	return uint((K(v)^flip)>>shift&(K(1)<<width-1)) & (msdRadix - 1)
+}
+
+// The loops of the MSD levels are functions of their own, kept out of
+// line: inlined into a closure (go1.26), a loop kept its index, the
+// element and the slice's length on the stack, and tested the shift for a
+// negative value at every element. The digit is masked to msdRadix, which
+// spares the histogram's bounds checks.
+
+// countPart adds to h the counts of the digits of width bits at shift of
+// the keys of x.
+//
+//go:noinline
+func countPart[E integer, K unsigned](x []E, flip K, shift uint, width int, h *[msdRadix]int) {
+	mask := K(1)<<width - 1
+	for _, v := range x {
+		h[uint((K(v)^flip)>>shift&mask)&(msdRadix-1)]++
+	}
+}
+
+// scatterPart moves each element of x to y[h[d]], d its digit of width
+// bits at shift, and advances h[d].
+//
+//go:noinline
+func scatterPart[E integer, K unsigned](x, y []E, flip K, shift uint, width int, h *[msdRadix]int) {
+	mask := K(1)<<width - 1
+	for _, v := range x {
+		d := uint((K(v)^flip)>>shift&mask) & (msdRadix - 1)
+		y[h[d]] = v
+		h[d]++
+	}
 }
 
 // bucketRange is a task of sortBelow: sort buckets [lo, hi) of a scatter
