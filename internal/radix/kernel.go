@@ -443,8 +443,10 @@ func countDigits[E integer, K unsigned](x []E, flip K, hist *[lsdDigits][lsdRadi
 var tmpPool = sync.Pool{New: func() any { return new([lsdMax]uint64) }}
 
 // lsdPass moves src to out, stably, by the digit (k >> sh) & m of the keys
-// k, whose counts are hist. It is a function of its own so that the
-// compiler keeps its loop's values in registers.
+// k, whose counts are hist. It is kept out of line, as the MSD levels'
+// loops are, so that the compiler keeps its loop's values in registers.
+//
+//go:noinline
 func lsdPass[E integer, K unsigned](src, out []E, hist *[lsdRadix]uint32, flip K, sh int) {
 	var off [lsdRadix]uint32
 	var sum uint32
