@@ -6,9 +6,12 @@ import (
 	"math"
 	"math/bits"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"testing"
+	"time"
 	"unsafe"
+	"weak"
 
 	"github.com/fjkit/fjkit/forkjoin"
 )
@@ -379,5 +382,35 @@ func TestScanCounts(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestScratchKept checks that a long scratch buffer outlives the
+// collections between two sorts (sync.Pool alone lets it go after two), and
+// that once keepFor has passed since it was handed back the collector can
+// free it.
+func TestScratchKept(t *testing.T) {
+	defer func(d time.Duration) { keepFor = d }(keepFor)
+	keepFor = 50 * time.Millisecond
+	release() // from earlier tests
+	buf, sc := getScratch[uint64](keepMin)
+	putScratch(sc)
+	runtime.GC()
+	runtime.GC()
+	runtime.GC()
+	again, sc2 := getScratch[uint64](keepMin)
+	if &again[0] != &buf[0] {
+		t.Fatal("a sort after three collections got a new scratch buffer, not the kept one")
+	}
+	putScratch(sc2)
+	wp := weak.Make(sc2)
+	sc, sc2, buf, again = nil, nil, nil, nil
+	deadline := time.Now().Add(10 * time.Second)
+	for wp.Value() != nil {
+		if time.Now().After(deadline) {
+			t.Fatal("the kept scratch buffer is still reachable 10 s after keepFor")
+		}
+		time.Sleep(keepFor)
+		runtime.GC()
 	}
 }

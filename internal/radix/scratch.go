@@ -2,17 +2,41 @@ package radix
 
 import (
 	"sync"
+	"time"
 	"unsafe"
 )
 
-// scratchPool keeps the scratch buffers of finished sorts for the next.
-// Allocating one costs more than it seems: the memory must be cleared, a
-// tenth of the parallel sort's time for 10^7 uint64, and each one is
+// A sort needs a scratch buffer as long as its input. Allocating one costs
+// more than it seems: the memory must be cleared, or faulted in page by
+// page where the runtime gave it back to the system (for 10^7 uint64,
+// more than the whole sort of them takes on one worker), and each one is
 // garbage for the collector to chase.
-// A sync.Pool hands a buffer to one sort at a time and lets the collector
-// free those nobody took within two cycles, so an idle program does not
-// keep them.
+//
+// scratchPool keeps the buffers of finished sorts for the next, and lets
+// the collector free those nobody took within two cycles, so that an idle
+// program does not keep them. That alone does not carry a long buffer
+// from one sort to the next in a program that sorts long slices again and
+// again: a buffer allocated anew brings the next collection closer, and
+// two collections empty the pool. So the longest buffer handed back is
+// also held in kept until keepFor after the last sort that handed it back,
+// and then goes to the pool.
 var scratchPool sync.Pool // of *scratch
+
+// kept holds the longest scratch buffer of keepMin words or more that a
+// sort handed back, until its timer gives it to scratchPool.
+var kept struct {
+	mu    sync.Mutex
+	sc    *scratch    // nil: none kept
+	timer *time.Timer // calls release; made by the first putScratch that keeps
+}
+
+const keepMin = 1 << 17 // words: 1 MiB
+
+// keepFor is how long kept holds a buffer after it was handed back: long
+// enough to span the work between the sorts of a loop, short enough that a
+// program done sorting soon lets the collector have it. A variable so
+// that tests can shorten it.
+var keepFor = time.Second
 
 // scratch is a buffer of 8-byte words: aligned for every element type
 // Sort accepts, none of which holds pointers.
@@ -23,7 +47,17 @@ type scratch struct{ words []uint64 }
 func getScratch[E integer](n int) ([]E, *scratch) {
 	size := int(unsafe.Sizeof(*new(E)))
 	words := (n*size + 7) / 8
-	sc, _ := scratchPool.Get().(*scratch)
+	var sc *scratch
+	if words >= keepMin {
+		kept.mu.Lock()
+		if kept.sc != nil && len(kept.sc.words) >= words {
+			sc, kept.sc = kept.sc, nil
+		}
+		kept.mu.Unlock()
+	}
+	if sc == nil {
+		sc, _ = scratchPool.Get().(*scratch)
+	}
 	if sc == nil || len(sc.words) < words {
 		// Too small (or none): let it go, and make one that fits.
 		sc = &scratch{words: make([]uint64, words)}
@@ -31,4 +65,34 @@ func getScratch[E integer](n int) ([]E, *scratch) {
 	return unsafe.Slice((*E)(unsafe.Pointer(unsafe.SliceData(sc.words))), n), sc
 }
 
-func putScratch(sc *scratch) { scratchPool.Put(sc) }
+// putScratch hands sc back: to kept if it is long and longer than the
+// buffer kept there (which goes to the pool instead), else to the pool.
+func putScratch(sc *scratch) {
+	if len(sc.words) >= keepMin {
+		kept.mu.Lock()
+		if kept.sc == nil || len(kept.sc.words) <= len(sc.words) {
+			kept.sc, sc = sc, kept.sc
+			if kept.timer == nil {
+				kept.timer = time.AfterFunc(keepFor, release)
+			} else {
+				kept.timer.Reset(keepFor)
+			}
+		}
+		kept.mu.Unlock()
+		if sc == nil {
+			return
+		}
+	}
+	scratchPool.Put(sc)
+}
+
+// release moves the kept buffer, if any, to the pool.
+func release() {
+	kept.mu.Lock()
+	sc := kept.sc
+	kept.sc = nil
+	kept.mu.Unlock()
+	if sc != nil {
+		scratchPool.Put(sc)
+	}
+}
