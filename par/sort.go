@@ -35,7 +35,10 @@ const (
 // ordered types (strings) by a parallel pattern-defeating quicksort. The
 // radix sort needs a scratch buffer of len(s) elements, and from half a
 // million elements a buffer of 512 KiB per worker besides; it reuses those
-// an earlier call left, if the collector has not taken them back.
+// an earlier call left, if the collector has not taken them back. The
+// longest scratch buffer (of 1 MiB or more) is held for a second after the
+// last call that used it, so that a program sorting long slices in a loop
+// does not allocate one per call.
 func Sort[S ~[]E, E cmp.Ordered](s S) {
 	entered()
 	n := len(s)

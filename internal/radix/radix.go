@@ -30,9 +30,9 @@ func Sortable[E cmp.Ordered]() bool {
 // reports false, leaving s alone, if E is not Sortable. With w nil it runs
 // serially on the calling goroutine; otherwise its passes and buckets run as
 // tasks of w's pool. It needs a scratch buffer of len(s) elements, which it
-// takes from the buffers earlier calls left (see scratchPool) or allocates,
-// and from tmpMin elements one of lsdMax words per worker sorting a bucket
-// (tmpPool).
+// takes from the buffers earlier calls left (see kept and scratchPool) or
+// allocates, and from tmpMin elements one of lsdMax words per worker
+// sorting a bucket (tmpPool).
 func Sort[E cmp.Ordered](w *forkjoin.Worker, s []E) bool {
 	if len(s) < 2 {
 		return Sortable[E]()
