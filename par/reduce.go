@@ -201,17 +201,40 @@ func treeNode[R any](a, b int, leaf func(lo, hi int) R, combine func(R, R) R) R 
 // subtree returns the tree's result over mapf of the elements of s, not
 // empty: pairwise's; or, if exact (see exactKind: R's values combine
 // exactly, so that any grouping of an associative combine gives the
-// tree's value), the fold from the left, which keeps one partial result
-// live across the calls of mapf and combine instead of a tree's several.
+// tree's value), fold4's.
 func subtree[E, R any](s []E, mapf func(E) R, combine func(R, R) R, exact bool) R {
 	if !exact {
 		return pairwise(s, mapf, combine)
 	}
-	acc := mapf(s[0])
-	for _, x := range s[1:] {
-		acc = combine(acc, mapf(x))
+	return fold4(s, mapf, combine)
+}
+
+// fold4 returns the fold from the left of mapf over s, not empty, grouped
+// as four folds of s's quarters, side by side, combined in order at the
+// end: each call waits on the one before it only within its quarter, so
+// the processor overlaps four chains of calls where one fold would run
+// them one after another.
+func fold4[E, R any](s []E, mapf func(E) R, combine func(R, R) R) R {
+	q := len(s) / 4
+	if q < 4 {
+		acc := mapf(s[0])
+		for _, x := range s[1:] {
+			acc = combine(acc, mapf(x))
+		}
+		return acc
 	}
-	return acc
+	s0, s1, s2, s3 := s[:q], s[q:2*q], s[2*q:3*q], s[3*q:]
+	a0, a1, a2, a3 := mapf(s0[0]), mapf(s1[0]), mapf(s2[0]), mapf(s3[0])
+	for i := 1; i < q; i++ {
+		a0 = combine(a0, mapf(s0[i]))
+		a1 = combine(a1, mapf(s1[i]))
+		a2 = combine(a2, mapf(s2[i]))
+		a3 = combine(a3, mapf(s3[i]))
+	}
+	for _, x := range s3[q:] {
+		a3 = combine(a3, mapf(x))
+	}
+	return combine(combine(combine(a0, a1), a2), a3)
 }
 
 // pairwise returns the tree's result over mapf of the elements of s, not
