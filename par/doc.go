@@ -101,9 +101,10 @@
 // addition) gives the same result on every run. For integer, boolean and
 // string values, and arrays and structs of them, which any grouping of an
 // associative combine leaves the same, Reduce and Scan fold a serial
-// stretch from the left instead of over the tree: the same value, with
-// fewer partial results kept across the calls. There, a combine that is
-// not associative (integer subtraction) has no result to keep: it is a
+// stretch without the tree: Scan from the left, Reduce as four folds of
+// its quarters side by side, combined in order. The value is the same,
+// with fewer partial results kept across the calls. There, a combine that
+// is not associative (integer subtraction) has no result to keep: it is a
 // bug.
 //
 // # Panics and cancellation

@@ -13,9 +13,10 @@ import (
 // workers: a float sum is the pairwise sum, the same bits on every run and
 // every machine. combine must be associative for the result to be the
 // fold in index order, and for integer, boolean and string results (and
-// arrays and structs of them), which a serial stretch folds from the left,
-// for it to be the same on every run; it need not be commutative (string
-// concatenation is fine).
+// arrays and structs of them), which a serial stretch folds in a grouping
+// of its own (four quarters side by side, combined in order), for it to be
+// the same on every run; it need not be commutative (string concatenation
+// is fine).
 //
 // zero is the result for an empty s and is used for nothing else: it is
 // never passed to combine, so a map or any other reference is a safe zero.
@@ -213,7 +214,8 @@ func subtree[E, R any](s []E, mapf func(E) R, combine func(R, R) R, exact bool) 
 // as four folds of s's quarters, side by side, combined in order at the
 // end: each call waits on the one before it only within its quarter, so
 // the processor overlaps four chains of calls where one fold would run
-// them one after another.
+// them one after another. Quarters shorter than 4 save less than the three
+// extra combines cost: such an s is folded from the left.
 func fold4[E, R any](s []E, mapf func(E) R, combine func(R, R) R) R {
 	q := len(s) / 4
 	if q < 4 {

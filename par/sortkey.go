@@ -29,7 +29,8 @@ import (
 // buffer and back. String keys are sorted with their indices by a parallel
 // pattern-defeating quicksort. It allocates a buffer of len(s) elements
 // and 8 to 12 bytes per element (24 for string keys) besides, and uses the
-// radix sort's scratch buffer. A panic in key leaves s as it was.
+// radix sort's scratch buffer, which it holds as Sort does. A panic in key
+// leaves s as it was.
 func SortByKey[S ~[]E, E any, K cmp.Ordered](s S, key func(E) K) {
 	if key == nil {
 		panic("par.SortByKey: key is nil")

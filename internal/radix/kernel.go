@@ -44,9 +44,6 @@ type sorter[E integer, K unsigned] struct {
 	// long enough that one buffer per worker costs little.
 	tmp    bool
 	tmpMin int
-	// counted holds the first MSD level's histograms, counted by scan,
-	// until that level takes them.
-	counted *counts
 }
 
 func (r *sorter[E, K]) key(x E) K { return K(x) ^ r.flip }
@@ -59,9 +56,9 @@ type scanResult[K unsigned] struct {
 }
 
 // counts are the histograms of the digit of width bits at shift, one per
-// chunk of an MSD level's input (chunks), which scan counted while it read
-// the input: the level that takes that digit first uses them instead of
-// reading its input again.
+// piece of an MSD level's input (chunks; one for the whole input when the
+// level runs serially), which scan counted while it read the input: the
+// level that takes that digit uses them instead of reading its input again.
 type counts struct {
 	shift, width int
 	hist         [][msdRadix]int
@@ -70,14 +67,13 @@ type counts struct {
 // scan returns the bits in which some key of s differs from s[0]'s, and
 // whether s is sorted: one read of s that spares sorted input and
 // constant input the whole sort, and tells the levels below which bits are
-// worth a pass. For an input long enough to be scattered, it also counts
-// the histograms of the first MSD level's digit, as a sample of the keys
-// predicts that digit, and leaves them in r.counted if the prediction
-// holds. A piece of s counts only from its first key out of order on, so
-// that sorted input reads no more than the check; the keys before it, and
-// sorted pieces of an unsorted input, are counted afterwards.
-func (r *sorter[E, K]) scan(w *forkjoin.Worker, s []E) (K, bool) {
-	r.counted = nil
+// worth a pass. From parMin keys it also counts the histograms of the
+// first MSD level's digit, as a sample of the keys predicts that digit,
+// and returns them if the prediction holds (nil otherwise). A piece of s
+// counts only from its first key out of order on, so that sorted input
+// reads no more than the check; the keys before it, and sorted pieces of
+// an unsorted input, are counted afterwards.
+func (r *sorter[E, K]) scan(w *forkjoin.Worker, s []E) (K, bool, *counts) {
 	first := r.key(s[0])
 	parallel := r.workers > 0 && len(s) >= parMin
 	ch := chunking{n: len(s), k: 1}
@@ -91,8 +87,12 @@ func (r *sorter[E, K]) scan(w *forkjoin.Worker, s []E) (K, bool) {
 			c = &counts{shift: below - width, width: width, hist: make([][msdRadix]int, ch.k)}
 		}
 	}
-	// from[j] is where chunk j's counting started: its end if it is sorted.
+	// from[j] is where piece j's counting started: its end if the piece is
+	// sorted, or if it never ran (an invocation canceled meanwhile).
 	from := make([]int, ch.k)
+	for j := range from {
+		_, from[j] = ch.bounds(j)
+	}
 	piece := func(j int) scanResult[K] {
 		lo, hi := ch.bounds(j)
 		n, diff := ascending(s[lo:hi], r.flip, first, r.key(s[max(lo-1, 0)]))
@@ -117,20 +117,27 @@ func (r *sorter[E, K]) scan(w *forkjoin.Worker, s []E) (K, bool) {
 		res = piece(0)
 	}
 	if c == nil || res.sorted || bits.Len64(uint64(res.diff)) != c.shift+c.width {
-		return res.diff, res.sorted
+		return res.diff, res.sorted, nil
 	}
-	for j := range ch.k {
+	rest := func(j int) {
 		lo, _ := ch.bounds(j)
 		countDigit(s[lo:from[j]], r.flip, first, uint(c.shift), c.width, &c.hist[j])
 	}
-	r.counted = c
-	return res.diff, res.sorted
+	if parallel {
+		forkjoin.ForRange(w, 0, ch.k, 1, func(_ *forkjoin.Worker, a, b int) {
+			for j := a; j < b; j++ {
+				rest(j)
+			}
+		})
+	} else {
+		rest(0)
+	}
+	return res.diff, res.sorted, c
 }
 
 // ascending returns the length of the longest prefix of s whose keys
 // ascend from prev, and the bits in which its keys (and the one after it)
-// differ from first. It is kept out of line: inlined into scan's closure
-// (go1.26), its loop kept the index, the bits and the key on the stack.
+// differ from first. It is kept out of line (see countPart).
 //
 //go:noinline
 func ascending[E integer, K unsigned](s []E, flip, first, prev K) (int, K) {
@@ -148,7 +155,7 @@ func ascending[E integer, K unsigned](s []E, flip, first, prev K) (int, K) {
 
 // countDigit adds to h the counts of the digit of width bits at shift of
 // the keys of s, and returns the bits in which they differ from first.
-// Kept out of line, as ascending is.
+// It is kept out of line (see countPart).
 //
 //go:noinline
 func countDigit[E integer, K unsigned](s []E, flip, first K, shift uint, width int, h *[msdRadix]int) K {
@@ -189,8 +196,9 @@ func (r *sorter[E, K]) predictBelow(s []E) int {
 // finished by lsd. On random 64-bit keys, 10^7 of them take one level of 9
 // bits, into 512 buckets of about 20 000, and then 2 LSD passes in each;
 // 10^6 take two levels of 8 bits, down to buckets of about 15 sorted by
-// insertion.
-func (r *sorter[E, K]) sortBelow(w *forkjoin.Worker, x, y []E, below int, toY bool) {
+// insertion. counted, if not nil, holds scan's histograms of x: the first
+// level uses them if it takes their digit.
+func (r *sorter[E, K]) sortBelow(w *forkjoin.Worker, x, y []E, below int, toY bool, counted *counts) {
 	for {
 		if below == 0 || len(x) <= insertionMax {
 			if below > 0 {
@@ -208,20 +216,18 @@ func (r *sorter[E, K]) sortBelow(w *forkjoin.Worker, x, y []E, below int, toY bo
 		width := r.msdWidth(len(x), below)
 		shift := below - width
 		start := make([]int, 1<<width+1)
-		var counted [][msdRadix]int
-		if c := r.counted; c != nil { // the first level: x is the input scan read
-			r.counted = nil
-			if c.shift == shift && c.width == width {
-				counted = c.hist
-			}
+		var hist [][msdRadix]int
+		if counted != nil && counted.shift == shift && counted.width == width {
+			hist = counted.hist
 		}
+		counted = nil // for this level only
 		var moved bool
 		if r.workers > 0 && len(x) >= parMin {
-			moved = r.parallelScatter(w, x, y, shift, width, start, counted)
+			moved = r.parallelScatter(w, x, y, shift, width, start, hist)
 		} else {
 			var h *[msdRadix]int
-			if counted != nil {
-				h = &counted[0]
+			if hist != nil {
+				h = &hist[0]
 			}
 			moved = r.scatter(x, y, shift, width, start, h)
 		}
@@ -321,9 +327,10 @@ func (r *sorter[E, K]) lsd(w *forkjoin.Worker, x, y []E, below int, toY bool) {
 	if tmp != nil {
 		// The passes go between x and tmp, which the reads above and the
 		// last bucket left in cache, and so do the groups; the result then
-		// goes to dst in one sequential copy if dst is the other slice,
-		// whose lines come from memory: a pass scattering into them would
-		// wait for each line it touches.
+		// goes to dst in one sequential copy where it is not there
+		// already. dst may be the other slice, whose lines come from
+		// memory: a pass scattering into them would wait for each line it
+		// touches.
 		src, scr := x, tmp
 		for p := range np {
 			r.lsdDigit(src, scr, &hist, digit[p], loShift, hiShift)
@@ -477,7 +484,7 @@ func (r *sorter[E, K]) groups(w *forkjoin.Worker, x, y []E, below int) {
 		for i+1 < len(x) && uint64(K(x[i+1])^flip)>>(below&63) == p {
 			i++
 		}
-		r.sortBelow(w, x[a:i+1], y[a:i+1], below, false)
+		r.sortBelow(w, x[a:i+1], y[a:i+1], below, false, nil)
 	}
 }
 
@@ -563,11 +570,11 @@ func digit[E integer, K unsigned](v E, flip K, shift uint, width int) uint {
 	return uint((K(v)^flip)>>shift&(K(1)<<width-1)) & (msdRadix - 1)
 }
 
-// The loops of the MSD levels are functions of their own, kept out of
-// line: inlined into a closure (go1.26), a loop kept its index, the
-// element and the slice's length on the stack, and tested the shift for a
-// negative value at every element. The digit is masked to msdRadix, which
-// spares the histogram's bounds checks.
+// The loops of scan and of the MSD levels are functions of their own, kept
+// out of line, so that the loop's index, element and slice length stay in
+// registers, which a loop inlined into a closure does not get; the shift
+// is unsigned, so that the loop does not test it for a negative value. The
+// digit is masked to msdRadix, which spares the histogram's bounds checks.
 
 // countPart adds to h the counts of the digits of width bits at shift of
 // the keys of x.
@@ -637,7 +644,7 @@ func (r *sorter[E, K]) buckets(w *forkjoin.Worker, br bucketRange[E, K]) {
 				br.x[lo] = br.y[lo]
 			}
 		default:
-			r.sortBelow(w, br.y[lo:hi], br.x[lo:hi], br.below, !br.toY)
+			r.sortBelow(w, br.y[lo:hi], br.x[lo:hi], br.below, !br.toY, nil)
 		}
 	}
 }

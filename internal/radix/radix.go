@@ -124,14 +124,14 @@ func newSorter[E integer, K unsigned](w *forkjoin.Worker, flip K, lsdMin, lsdMax
 
 // sort sorts s, which has at least 2 elements.
 func (r *sorter[E, K]) sort(w *forkjoin.Worker, s []E) {
-	diff, sorted := r.scan(w, s)
+	diff, sorted, counted := r.scan(w, s)
 	if sorted || diff == 0 {
 		return
 	}
 	r.tmp = len(s) >= r.tmpMin
 	buf, sc := getScratch[E](len(s))
 	defer putScratch(sc)
-	r.sortBelow(w, s, buf, bits.Len64(uint64(diff)), false)
+	r.sortBelow(w, s, buf, bits.Len64(uint64(diff)), false, counted)
 }
 
 // sortFloats sorts the bit patterns s of float64s (K uint64) or float32s

@@ -343,8 +343,7 @@ func TestScanCounts(t *testing.T) {
 						w = nil
 					}
 					rs = newSorter[uint64](w, uint64(0), lsdMin, lsdMax)
-					diff, sorted = rs.scan(w, s)
-					c = rs.counted
+					diff, sorted, c = rs.scan(w, s)
 					rs.sort(w, s)
 				})
 				if sorted {
@@ -391,8 +390,7 @@ func TestScanCounts(t *testing.T) {
 // free it.
 func TestScratchKept(t *testing.T) {
 	defer func(d time.Duration) { keepFor = d }(keepFor)
-	keepFor = 50 * time.Millisecond
-	release() // from earlier tests
+	keepFor = time.Minute // longer than three collections take on any machine
 	buf, sc := getScratch[uint64](keepMin)
 	putScratch(sc)
 	runtime.GC()
@@ -402,6 +400,7 @@ func TestScratchKept(t *testing.T) {
 	if &again[0] != &buf[0] {
 		t.Fatal("a sort after three collections got a new scratch buffer, not the kept one")
 	}
+	keepFor = 50 * time.Millisecond
 	putScratch(sc2)
 	wp := weak.Make(sc2)
 	sc, sc2, buf, again = nil, nil, nil, nil

@@ -8,8 +8,7 @@ import (
 
 // A sort needs a scratch buffer as long as its input. Allocating one costs
 // more than it seems: the memory must be cleared, or faulted in page by
-// page where the runtime gave it back to the system (for 10^7 uint64,
-// more than the whole sort of them takes on one worker), and each one is
+// page where the runtime gave it back to the system, and each one is
 // garbage for the collector to chase.
 //
 // scratchPool keeps the buffers of finished sorts for the next, and lets
@@ -23,11 +22,21 @@ import (
 var scratchPool sync.Pool // of *scratch
 
 // kept holds the longest scratch buffer of keepMin words or more that a
-// sort handed back, until its timer gives it to scratchPool.
+// sort handed back, until keptTimer gives it to scratchPool.
 var kept struct {
 	mu    sync.Mutex
-	sc    *scratch    // nil: none kept
-	timer *time.Timer // calls release; made by the first putScratch that keeps
+	sc    *scratch  // nil: none kept
+	until time.Time // when sc goes to the pool
+}
+
+// keptTimer calls release. It is made once, stopped, when the package is
+// initialized, so that it belongs to no testing/synctest bubble a sort may
+// run in.
+var keptTimer *time.Timer
+
+func init() {
+	keptTimer = time.AfterFunc(time.Hour, release)
+	keptTimer.Stop()
 }
 
 const keepMin = 1 << 17 // words: 1 MiB
@@ -65,18 +74,15 @@ func getScratch[E integer](n int) ([]E, *scratch) {
 	return unsafe.Slice((*E)(unsafe.Pointer(unsafe.SliceData(sc.words))), n), sc
 }
 
-// putScratch hands sc back: to kept if it is long and longer than the
-// buffer kept there (which goes to the pool instead), else to the pool.
+// putScratch hands sc back: to kept if it is long and at least as long as
+// the buffer kept there (which goes to the pool instead), else to the pool.
 func putScratch(sc *scratch) {
 	if len(sc.words) >= keepMin {
 		kept.mu.Lock()
 		if kept.sc == nil || len(kept.sc.words) <= len(sc.words) {
 			kept.sc, sc = sc, kept.sc
-			if kept.timer == nil {
-				kept.timer = time.AfterFunc(keepFor, release)
-			} else {
-				kept.timer.Reset(keepFor)
-			}
+			kept.until = time.Now().Add(keepFor)
+			keptTimer.Reset(keepFor)
 		}
 		kept.mu.Unlock()
 		if sc == nil {
@@ -86,11 +92,18 @@ func putScratch(sc *scratch) {
 	scratchPool.Put(sc)
 }
 
-// release moves the kept buffer, if any, to the pool.
+// release moves the kept buffer, if any, to the pool once its time is up,
+// and otherwise sets the timer for the rest: a putScratch may have kept a
+// buffer while the timer was firing.
 func release() {
 	kept.mu.Lock()
 	sc := kept.sc
-	kept.sc = nil
+	if left := time.Until(kept.until); sc != nil && left > 0 {
+		keptTimer.Reset(left)
+		sc = nil
+	} else {
+		kept.sc = nil
+	}
 	kept.mu.Unlock()
 	if sc != nil {
 		scratchPool.Put(sc)
