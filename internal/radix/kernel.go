@@ -102,10 +102,7 @@ func (r *sorter[E, K]) scan(w *forkjoin.Worker, s []E) (K, bool, *counts) {
 			return scanResult[K]{diff, true}
 		}
 		if c == nil {
-			for _, x := range s[i:hi] {
-				diff |= r.key(x) ^ first
-			}
-			return scanResult[K]{diff, false}
+			return scanResult[K]{diff | differ(s[i:hi], K(s[0])), false}
 		}
 		return scanResult[K]{diff | countDigit(s[i:hi], r.flip, first, uint(c.shift), c.width, &c.hist[j]), false}
 	}
@@ -153,6 +150,19 @@ func ascending[E integer, K unsigned](s []E, flip, first, prev K) (int, K) {
 	return len(s), diff
 }
 
+// differ returns the bits in which the keys of s differ from the key whose
+// bits, before the flip, are first: the flip cancels out. It is kept out
+// of line (see countPart).
+//
+//go:noinline
+func differ[E integer, K unsigned](s []E, first K) K {
+	var diff K
+	for _, x := range s {
+		diff |= K(x) ^ first
+	}
+	return diff
+}
+
 // countDigit adds to h the counts of the digit of width bits at shift of
 // the keys of s, and returns the bits in which they differ from first.
 // It is kept out of line (see countPart).
@@ -173,13 +183,10 @@ func countDigit[E integer, K unsigned](s []E, flip, first K, shift uint, width i
 // keys differ from s[0]'s: 32 runs of 32 keys spread over s, so that the
 // sample costs a few dozen misses of the cache and of the TLB.
 func (r *sorter[E, K]) predictBelow(s []E) int {
-	first := r.key(s[0])
 	var diff K
 	for j := range 32 {
 		at := j * (len(s) - 32) / 31
-		for _, x := range s[at : at+32] {
-			diff |= r.key(x) ^ first
-		}
+		diff |= differ(s[at:at+32], K(s[0]))
 	}
 	return bits.Len64(uint64(diff))
 }
@@ -278,11 +285,7 @@ func (r *sorter[E, K]) lsd(w *forkjoin.Worker, x, y []E, below int, toY bool) {
 	n := len(x)
 	first := K(x[0])
 	if below > 2*lsdBits {
-		var diff K
-		for _, v := range x {
-			diff |= K(v) ^ first
-		}
-		below = min(below, bits.Len64(uint64(diff)))
+		below = min(below, bits.Len64(uint64(differ(x, first))))
 	}
 	if below <= 2*lsdBits {
 		r.lsdAll(x, y, below, toY)
