@@ -66,6 +66,12 @@ func (t *Tasks) Go(w *Worker, fn func(w *Worker)) bool {
 		return true
 	}
 	t.pending.Add(1)
+	w.fork(&t.task(w, fn).job)
+	return true
+}
+
+// task returns a record of w's for fn, a task of t.
+func (t *Tasks) task(w *Worker, fn func(*Worker)) *tasksJob {
 	var j *tasksJob
 	if r := w.cacheGet(typeKey[tasksJob]()); r != nil {
 		j = (*tasksJob)(unsafe.Pointer(r)) // the key is the record's type
@@ -74,22 +80,52 @@ func (t *Tasks) Go(w *Worker, fn func(w *Worker)) bool {
 		j.run, j.owner, j.key = j, w, typeKey[tasksJob]()
 	}
 	j.fn, j.set = fn, t
-	w.fork(&j.job)
-	return true
+	return j
 }
 
+// execute runs fn as a task of its own, as call does, with the set on w's
+// list of sets it runs tasks of (Within) meanwhile, and counts it finished
+// whether it returns, panics or calls runtime.Goexit. It is call written
+// out in this one frame: a recursion with a set per level (a par.Group per
+// directory of a tree) nests it once per level, and the goroutine's stack
+// grows by every byte a level takes.
 func (j *tasksJob) execute(w *Worker) {
 	fn, t := j.fn, j.set
-	j.fn, j.set = nil, nil
-	pe := t.run(w, fn)
-	w.flushStats()
-	w.release(&j.job)
-	t.record(pe)
-	t.finish()
+	j.fn = nil
+	n := len(w.inTasks)
+	w.inTasks = append(w.inTasks, t)
+	mark := w.mark()
+	ok := false
+	defer func() {
+		var pe *PanicError
+		if !ok { // a panic, or runtime.Goexit
+			v := recover()
+			pe = w.settleTask(mark, v, nil)
+			if v == nil { // runtime.Goexit: it goes on unwinding after us
+				pe = goexitPanic()
+			}
+		} else if w.leftovers(mark) {
+			pe = w.settleTask(mark, nil, nil)
+		}
+		clear(w.inTasks[n:])
+		w.inTasks = w.inTasks[:n]
+		j.set = nil // counted: abandon has nothing to do
+		w.flushStats()
+		w.release(&j.job)
+		t.record(pe)
+		t.finish()
+	}()
+	fn(w)
+	ok = true
 }
 
+// abandon counts the task finished with a runtime.Goexit that unwound its
+// worker before execute could, if execute did not.
 func (j *tasksJob) abandon(w *Worker) {
 	t := j.set
+	if t == nil {
+		return
+	}
 	j.fn, j.set = nil, nil
 	w.flushStats()
 	t.record(goexitPanic())
@@ -115,9 +151,7 @@ func (t *Tasks) Submit(p *Pool, fn func(w *Worker)) {
 	}
 	t.pending.Add(1)
 	root := func(w *Worker) struct{} {
-		pe := t.run(w, fn)
-		t.record(pe)
-		t.finish()
+		t.task(w, fn).execute(w)
 		return struct{}{}
 	}
 	ok := false
@@ -130,22 +164,6 @@ func (t *Tasks) Submit(p *Pool, fn func(w *Worker)) {
 		p = Default() // a default pool Default has replaced
 	}
 	ok = true
-}
-
-// run runs fn, a task of t, on w as a task of its own, and returns its
-// panic. While it runs, t is on w's list of sets it runs tasks of (Within).
-func (t *Tasks) run(w *Worker, fn func(*Worker)) *PanicError {
-	n := len(w.inTasks)
-	w.inTasks = append(w.inTasks, t)
-	defer func() { // also when runtime.Goexit unwinds fn
-		clear(w.inTasks[n:])
-		w.inTasks = w.inTasks[:n]
-	}()
-	_, pe := call(w, func(w *Worker) struct{} {
-		fn(w)
-		return struct{}{}
-	})
-	return pe
 }
 
 // Within reports whether the task running on w, the calling task's

@@ -445,7 +445,7 @@ func BenchmarkHandlers(b *testing.B) {
 // BenchmarkGroupTreeWalk walks the irregular tree (10⁶ nodes, each hashing
 // 64 bytes) with a Group per directory, against the serial recursion, on
 // pools of 1 and 2 workers: "group" passes every child to Go, "group-dirs"
-// only the subdirectories.
+// only the subdirectories, and "serial-closures" is group-dirs' floor.
 func BenchmarkGroupTreeWalk(b *testing.B) {
 	t := hashTree()
 	want := t.SerialHash(0)
@@ -454,6 +454,16 @@ func BenchmarkGroupTreeWalk(b *testing.B) {
 		for b.Loop() {
 			if got := t.SerialHash(0); got != want {
 				b.Fatalf("serial walk = %v, want %v", got, want)
+			}
+		}
+	})
+	// The floor of group-dirs' code shape: its closures and result array,
+	// made and called in order with no scheduler (see WalkClosures).
+	b.Run("serial-closures", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if got := t.WalkClosures(0); got != want {
+				b.Fatalf("serial-closures walk = %v, want %v", got, want)
 			}
 		}
 	})

@@ -37,7 +37,10 @@ import (
 //     costs, so a Go should carry work of some microseconds. A tree walk
 //     with a group per directory that hashes its files itself and passes
 //     only subdirectories to Go pays that per directory, not per node
-//     (docs/benchmarks.md has the figures). From an ordinary goroutine,
+//     (docs/benchmarks.md has the figures). Each level of a recursion
+//     through Go and Wait also takes about half a kilobyte of the worker's
+//     stack beside the function's own frames, which the stack grows by
+//     copying, as a deep serial recursion's does. From an ordinary goroutine,
 //     each function is an invocation of its own, as costly as an Invoke
 //     and a goroutine.
 //   - Wait called from a task waits without holding a worker: it runs the
@@ -132,8 +135,20 @@ func (g *Group) SetLimit(n int) {
 
 // start runs f in the group: forked from the calling task, or as an
 // invocation of its own on the default pool from an ordinary goroutine.
+// The task records f's error or panic, and never panics. Its body is one
+// frame: a recursion with a group per level nests it once per level.
 func (g *Group) start(f func() error) {
-	run := func(*forkjoin.Worker) { g.run(f) }
+	run := func(*forkjoin.Worker) {
+		defer func() {
+			if v := recover(); v != nil {
+				g.failPanic(v)
+			}
+			g.done()
+		}()
+		if err := f(); err != nil {
+			g.fail(err)
+		}
+	}
 	if w := forkjoin.Current(); w != nil {
 		if !g.tasks.Go(w, run) { // the invocation is canceled
 			g.skipped.Store(true)
@@ -143,19 +158,6 @@ func (g *Group) start(f func() error) {
 	}
 	entered()
 	g.tasks.Submit(forkjoin.Default(), run)
-}
-
-// run calls f and records its error or panic. It never panics.
-func (g *Group) run(f func() error) {
-	defer g.done()
-	defer func() {
-		if v := recover(); v != nil {
-			g.failPanic(v)
-		}
-	}()
-	if err := f(); err != nil {
-		g.fail(err)
-	}
 }
 
 // done frees f's slot, if the group has a limit.
@@ -201,12 +203,22 @@ func (g *Group) failPanic(v any) {
 // task's invocation is canceled, Wait returns the context's error unless a
 // function's error came first. For a group made by WithContext, Wait then
 // cancels its context, as errgroup's Wait does.
+//
+// A runtime.Goexit in a function (t.FailNow in a test) counts as the
+// function's return. Once every function has returned, it ends the
+// goroutine that called Wait, if that is an ordinary goroutine, as it
+// ends the caller of any par call; called from a task, Wait re-raises it
+// as a *forkjoin.PanicError whose Value is forkjoin.ErrGoexit.
 func (g *Group) Wait() error {
 	w := forkjoin.Current()
 	if g.tasks.Within(w) {
 		panic(usage.New("par.Group.Wait: called from one of the group's own functions, which Wait would wait for; call Wait from the code that started the group"))
 	}
-	g.tasks.Wait(w)
+	if w == nil {
+		g.waitHere()
+	} else {
+		g.tasks.Wait(w)
+	}
 	if g.cancel != nil {
 		g.cancel(g.err)
 	}
@@ -220,4 +232,13 @@ func (g *Group) Wait() error {
 		return ctxErr(w)
 	}
 	return g.err
+}
+
+// waitHere waits for the group's functions from an ordinary goroutine,
+// which a function's runtime.Goexit ends (see Wait). The deferred call is
+// here, not in Wait, so that a Wait in a task takes no more stack: a
+// recursion with a group per level nests Wait once per level.
+func (g *Group) waitHere() {
+	defer goexitHere()
+	g.tasks.Wait(nil)
 }

@@ -425,3 +425,59 @@ func callSite(skip int) string {
 	_, file, line, _ := runtime.Caller(1)
 	return file + ":" + strconv.Itoa(line+skip)
 }
+
+// A function that calls runtime.Goexit (t.FailNow) counts as returned: the
+// group's other functions run, and Wait ends its caller as a par call's
+// Goexit does, an ordinary goroutine by Goexit, a task with a
+// *forkjoin.PanicError of forkjoin.ErrGoexit. Before, a Goexit crashed the
+// process on a worker (a nil dereference) and hung Wait from a goroutine.
+func TestGroupGoexit(t *testing.T) {
+	within := func(t *testing.T, fn func()) {
+		t.Helper()
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			fn()
+		}()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			t.Fatal("Wait still waits after 10 s")
+		}
+	}
+	t.Run("goroutine", func(t *testing.T) {
+		var ran, returned atomic.Bool
+		within(t, func() {
+			var g par.Group
+			g.Go(func() error { runtime.Goexit(); return nil })
+			g.Go(func() error { ran.Store(true); return nil })
+			g.Wait()
+			returned.Store(true)
+		})
+		if !ran.Load() || returned.Load() {
+			t.Fatalf("other function ran: %v, Wait returned: %v; want true, false", ran.Load(), returned.Load())
+		}
+	})
+	for _, workers := range []int{1, 2} {
+		t.Run(fmt.Sprintf("task/workers=%d", workers), func(t *testing.T) {
+			p := forkjoin.New(forkjoin.Workers(workers))
+			defer p.Close()
+			var got any
+			within(t, func() {
+				defer func() { got = recover() }()
+				forkjoin.Run(p, func(*forkjoin.Worker) {
+					var g par.Group
+					started := make(chan struct{})
+					g.Go(func() error { close(started); runtime.Goexit(); return nil })
+					if workers > 1 {
+						<-started // the other worker runs it
+					}
+					g.Wait()
+				})
+			})
+			if pe, ok := got.(*forkjoin.PanicError); !ok || pe.Value != forkjoin.ErrGoexit {
+				t.Fatalf("Run raised %v, want a *forkjoin.PanicError of forkjoin.ErrGoexit", got)
+			}
+		})
+	}
+}

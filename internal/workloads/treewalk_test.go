@@ -39,14 +39,14 @@ func TestTreeWalks(t *testing.T) {
 	}
 }
 
-// TestHashedWalks checks the Group walks against the serial hashed walk, on
-// pools of 1 and 2 workers.
+// TestHashedWalks checks the Group walks and their floor against the serial
+// hashed walk, on pools of 1 and 2 workers.
 func TestHashedWalks(t *testing.T) {
 	tr := NewTree(MinTreeNodes + 20000)
 	want := tr.SerialHash(0)
 	for _, workers := range []int{1, 2} {
 		p := forkjoin.New(forkjoin.Workers(workers))
-		for name, walk := range map[string]func(int32) HashTot{"group": tr.WalkGroup, "group-dirs": tr.WalkGroupDirs} {
+		for name, walk := range map[string]func(int32) HashTot{"group": tr.WalkGroup, "group-dirs": tr.WalkGroupDirs, "closures": tr.WalkClosures} {
 			if got := forkjoin.Invoke(p, func(*forkjoin.Worker) HashTot { return walk(0) }); got != want {
 				t.Errorf("%s on %d workers = %v, want %v", name, workers, got, want)
 			}
