@@ -469,19 +469,21 @@ func strandTasksStart(t *Tasks, p *Pool, w *Worker, fn func(*Worker)) {
 	t.strands = append(t.strands, st)
 	t.mu.Unlock()
 	go func() {
+		defer func() { // also when fn's runtime.Goexit unwinds the strand
+			raceDisable()
+			n := t.pending.Add(-1)
+			raceEnable()
+			t.finished(n) // after the strand ended: Wait's count, then its join
+			if w == nil {
+				p.active.Done()
+			}
+		}()
 		cw.bindStrand()
 		runStrand(st, func(cw *Worker) {
 			cw.inTasks = append(cw.inTasks, t) // for Within
 			defer func() { cw.inTasks = cw.inTasks[:len(cw.inTasks)-1] }()
 			fn(cw)
 		}, false, false)
-		raceDisable()
-		n := t.pending.Add(-1)
-		raceEnable()
-		t.finished(n) // after the strand ended: Wait's count, then its join
-		if w == nil {
-			p.active.Done()
-		}
 	}()
 }
 
