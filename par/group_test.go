@@ -432,22 +432,9 @@ func callSite(skip int) string {
 // *forkjoin.PanicError of forkjoin.ErrGoexit. Before, a Goexit crashed the
 // process on a worker (a nil dereference) and hung Wait from a goroutine.
 func TestGroupGoexit(t *testing.T) {
-	within := func(t *testing.T, fn func()) {
-		t.Helper()
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			fn()
-		}()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			t.Fatal("Wait still waits after 10 s")
-		}
-	}
 	t.Run("goroutine", func(t *testing.T) {
 		var ran, returned atomic.Bool
-		within(t, func() {
+		within(t, 10*time.Second, func() {
 			var g par.Group
 			g.Go(func() error { runtime.Goexit(); return nil })
 			g.Go(func() error { ran.Store(true); return nil })
@@ -463,7 +450,7 @@ func TestGroupGoexit(t *testing.T) {
 			p := forkjoin.New(forkjoin.Workers(workers))
 			defer p.Close()
 			var got any
-			within(t, func() {
+			within(t, 10*time.Second, func() {
 				defer func() { got = recover() }()
 				forkjoin.Run(p, func(*forkjoin.Worker) {
 					var g par.Group
