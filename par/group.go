@@ -205,10 +205,10 @@ func (g *Group) failPanic(v any) {
 // cancels its context, as errgroup's Wait does.
 //
 // A runtime.Goexit in a function (t.FailNow in a test) counts as the
-// function's return. Once every function has returned, it ends the
-// goroutine that called Wait, if that is an ordinary goroutine, as it
-// ends the caller of any par call; called from a task, Wait re-raises it
-// as a *forkjoin.PanicError whose Value is forkjoin.ErrGoexit.
+// function's return, and ends the code that called Wait once every
+// function has returned: an ordinary goroutine by runtime.Goexit, as it
+// ends the caller of any par call, and a task by failing it with a
+// *forkjoin.PanicError whose Value is forkjoin.ErrGoexit.
 func (g *Group) Wait() error {
 	w := forkjoin.Current()
 	if g.tasks.Within(w) {
