@@ -51,33 +51,18 @@ func TestGoexitInTask(t *testing.T) {
 }
 
 // A task of a Tasks that calls runtime.Goexit ends its worker's goroutine,
-// as any task's does; the set counts it as finished and its Wait re-raises
-// it. Run by a thief, the record's cleanup once read the set it had already
-// let go of (a nil dereference that crashed the process); as a Submit root,
-// nothing counted it, and Wait waited for ever.
+// as any task's does; the set counts it as finished, and Wait re-raises it
+// as a *PanicError of ErrGoexit, whether a thief ran it or it was a root
+// that Submit started.
 func TestTasksGoexit(t *testing.T) {
-	within := func(t *testing.T, what string, fn func()) {
-		t.Helper()
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			fn()
-		}()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			t.Fatalf("%s: still waiting after 10 s", what)
-		}
-	}
 	isGoexit := func(v any) bool {
 		pe, ok := v.(*forkjoin.PanicError)
 		return ok && pe.Value == forkjoin.ErrGoexit
 	}
 	t.Run("stolen", func(t *testing.T) {
-		p := forkjoin.New(forkjoin.Workers(2))
-		defer p.Close()
+		p := hangPool(t, forkjoin.Workers(2))
 		var got any
-		within(t, "Go and Wait", func() {
+		withTimeout(t, 10*time.Second, func() {
 			forkjoin.Run(p, func(w *forkjoin.Worker) {
 				var ts forkjoin.Tasks
 				started := make(chan struct{})
@@ -92,10 +77,9 @@ func TestTasksGoexit(t *testing.T) {
 		}
 	})
 	t.Run("submitted", func(t *testing.T) {
-		p := forkjoin.New(forkjoin.Workers(2))
-		defer p.Close()
+		p := hangPool(t, forkjoin.Workers(2))
 		var got any
-		within(t, "Submit and Wait", func() {
+		withTimeout(t, 10*time.Second, func() {
 			var ts forkjoin.Tasks
 			ts.Submit(p, func(*forkjoin.Worker) { runtime.Goexit() })
 			defer func() { got = recover() }()

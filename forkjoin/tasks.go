@@ -109,7 +109,7 @@ func (j *tasksJob) execute(w *Worker) {
 		}
 		clear(w.inTasks[n:])
 		w.inTasks = w.inTasks[:n]
-		j.set = nil // counted: abandon has nothing to do
+		j.set = nil // a free record pins nothing
 		w.flushStats()
 		w.release(&j.job)
 		t.record(pe)
@@ -119,18 +119,9 @@ func (j *tasksJob) execute(w *Worker) {
 	ok = true
 }
 
-// abandon counts the task finished with a runtime.Goexit that unwound its
-// worker before execute could, if execute did not.
-func (j *tasksJob) abandon(w *Worker) {
-	t := j.set
-	if t == nil {
-		return
-	}
-	j.fn, j.set = nil, nil
-	w.flushStats()
-	t.record(goexitPanic())
-	t.finish()
-}
+// abandon has nothing to do: execute's deferred end counts the task
+// however it ends, runtime.Goexit included.
+func (j *tasksJob) abandon(*Worker) {}
 
 // Submit starts fn in the set as an invocation of its own on p, from any
 // goroutine, and returns at once: Invoke without the wait. It panics with
