@@ -7,10 +7,10 @@ import "sync/atomic"
 type probe interface {
 	// done reports whether the condition holds.
 	done() bool
-	// arm announces that the waiter is about to park and reports whether it
-	// may: false means the condition already holds. Whoever makes the
-	// condition true after a successful arm must wake the waiter.
-	arm() bool
+	// arm announces that w, the waiter, is about to park and reports
+	// whether it may: false means the condition already holds. Whoever
+	// makes the condition true after a successful arm must wake w.
+	arm(w *Worker) bool
 }
 
 const (
@@ -27,7 +27,7 @@ type latch struct {
 
 func (l *latch) done() bool { return l.state.Load() == latchSet }
 
-func (l *latch) arm() bool {
+func (l *latch) arm(*Worker) bool {
 	for {
 		switch l.state.Load() {
 		case latchSet:

@@ -75,7 +75,7 @@ func (p neverProbe) done() bool {
 		return false
 	}
 }
-func (p neverProbe) arm() bool { return !p.done() }
+func (p neverProbe) arm(*Worker) bool { return !p.done() }
 
 // With every worker parked, one of them as a joiner, while work waits, the
 // monitor stays awake and lends a spare (rule 5): a joiner runs only its own

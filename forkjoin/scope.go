@@ -187,7 +187,7 @@ func (s *S) done() bool { return s.pending.Load() == 0 }
 // invocation that spawns into an outer scope may be canceled on its own.
 func (s *S) canceled() bool { return s.inv.canceled.Load() }
 
-func (s *S) arm() bool {
+func (s *S) arm(*Worker) bool {
 	s.sleepy.Store(true)
 	return s.pending.Load() != 0
 }

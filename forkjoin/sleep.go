@@ -179,7 +179,7 @@ func (w *Worker) park(pr probe) {
 	w.flushGiveBack()
 	p := w.pool
 	s := &p.sleep
-	if pr != nil && !pr.arm() {
+	if pr != nil && !pr.arm(w) {
 		return
 	}
 	s.mu.Lock()

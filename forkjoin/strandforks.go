@@ -466,7 +466,8 @@ func strandTasksStart(t *Tasks, p *Pool, w *Worker, fn func(*Worker)) {
 	t.pending.Add(1)
 	raceEnable()
 	t.mu.Lock()
-	t.strands = append(t.strands, st)
+	tw := t.waitsLocked()
+	tw.strands = append(tw.strands, st)
 	t.mu.Unlock()
 	go func() {
 		defer func() { // also when fn's runtime.Goexit unwinds the strand
@@ -493,8 +494,11 @@ func strandTasksStart(t *Tasks, p *Pool, w *Worker, fn func(*Worker)) {
 func strandTasksWait(t *Tasks, w *Worker) {
 	for {
 		t.mu.Lock()
-		sts := t.strands
-		t.strands = nil
+		var sts []*strand
+		if tw := t.waits; tw != nil {
+			sts = tw.strands
+			tw.strands = nil
+		}
 		t.mu.Unlock()
 		if len(sts) == 0 {
 			return

@@ -27,12 +27,26 @@ import (
 type Tasks struct {
 	pending atomic.Int64 // started, not finished
 	sleepy  atomic.Bool  // a waiter may be parked; finish takes mu when pending reaches 0
-	panic   atomic.Pointer[PanicError]
-
 	mu      sync.Mutex
-	waiters []*Worker  // workers that armed the set in Wait; guarded by mu
-	cond    *sync.Cond // on mu: waits of ordinary goroutines
-	strands []*strand  // strand mode: the tasks started and not yet waited for; guarded by mu
+	panic   atomic.Pointer[PanicError]
+	waits   *tasksWaits // made by the first waiter that blocks or strand; guarded by mu
+}
+
+// tasksWaits is what a Tasks keeps for Waits that block and for strand
+// mode: most sets, one per level of a recursion, never need it, and a set
+// without it is smaller to allocate.
+type tasksWaits struct {
+	waiters []*Worker // workers that armed the set in Wait
+	cond    sync.Cond // on the set's mu: waits of ordinary goroutines
+	strands []*strand // strand mode: the tasks started and not yet waited for
+}
+
+// waitsLocked returns t's tasksWaits, made if need be. t.mu must be held.
+func (t *Tasks) waitsLocked() *tasksWaits {
+	if t.waits == nil {
+		t.waits = &tasksWaits{cond: sync.Cond{L: &t.mu}}
+	}
+	return t.waits
 }
 
 // tasksJob is a task of a Tasks, as a job record on a deque.
@@ -185,10 +199,11 @@ func (t *Tasks) finished(n int64) {
 		return
 	}
 	t.mu.Lock()
-	ws := t.waiters
-	t.waiters = nil
-	if t.cond != nil {
-		t.cond.Broadcast()
+	var ws []*Worker
+	if tw := t.waits; tw != nil {
+		ws = tw.waiters
+		tw.waiters = nil
+		tw.cond.Broadcast()
 	}
 	t.mu.Unlock()
 	for _, w := range ws {
@@ -221,16 +236,14 @@ func (t *Tasks) Wait(w *Worker) {
 	}
 	if w == nil || raceStrands && w.inStrand() { // a strand is a goroutine of its own: it may block
 		t.mu.Lock()
-		if t.cond == nil {
-			t.cond = sync.NewCond(&t.mu)
-		}
+		tw := t.waitsLocked()
 		t.sleepy.Store(true)
 		for t.pending.Load() != 0 {
-			t.cond.Wait()
+			tw.cond.Wait()
 		}
 		t.mu.Unlock()
 	} else if t.pending.Load() != 0 {
-		w.waitFor(tasksProbe{t, w}, nil)
+		w.waitFor(t, nil)
 	}
 	if raceStrands {
 		strandTasksWait(t, w) // every strand has ended: join them, for the detector's edges
@@ -240,20 +253,15 @@ func (t *Tasks) Wait(w *Worker) {
 	}
 }
 
-// tasksProbe is a worker's wait for a set (Worker.waitFor).
-type tasksProbe struct {
-	t *Tasks
-	w *Worker
-}
+// done reports whether every task started in the set has finished: the
+// set is the probe a worker's Wait waits on (Worker.waitFor).
+func (t *Tasks) done() bool { return t.pending.Load() == 0 }
 
-func (p tasksProbe) done() bool { return p.t.pending.Load() == 0 }
-
-// arm lists the waiting worker for finish to wake.
-func (p tasksProbe) arm() bool {
-	t := p.t
+// arm lists w, a worker about to park in Wait, for finish to wake.
+func (t *Tasks) arm(w *Worker) bool {
 	t.mu.Lock()
-	if !slices.Contains(t.waiters, p.w) {
-		t.waiters = append(t.waiters, p.w)
+	if tw := t.waitsLocked(); !slices.Contains(tw.waiters, w) {
+		tw.waiters = append(tw.waiters, w)
 	}
 	t.sleepy.Store(true)
 	t.mu.Unlock()

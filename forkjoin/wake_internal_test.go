@@ -61,7 +61,7 @@ func (pr *spawnOnce) done() bool {
 	return true
 }
 
-func (pr *spawnOnce) arm() bool { return false }
+func (pr *spawnOnce) arm(*Worker) bool { return false }
 
 // The sleep protocol's two counts share one word: each moves alone, a
 // count's fall to zero leaves the other as it was, and hungry sees either.

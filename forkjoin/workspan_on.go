@@ -218,7 +218,8 @@ func wsTasksStart(t *Tasks, p *Pool, w *Worker, fn func(*Worker)) {
 		fn(cw)
 	})
 	t.mu.Lock()
-	t.strands = append(t.strands, st)
+	tw := t.waitsLocked()
+	tw.strands = append(tw.strands, st)
 	t.mu.Unlock()
 	t.finished(t.pending.Add(-1))
 	if root {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
-	"sync"
 	"sync/atomic"
 
 	"github.com/fjkit/fjkit/forkjoin"
@@ -66,9 +65,8 @@ import (
 type Group struct {
 	cancel   func(error) // WithContext's; nil for a zero Group
 	tasks    forkjoin.Tasks
-	sem      chan struct{} // SetLimit's slots; nil: no limit
-	errOnce  sync.Once
-	err      error
+	sem      chan struct{}         // SetLimit's slots; nil: no limit
+	err      atomic.Pointer[error] // the first function's error
 	panicked atomic.Pointer[forkjoin.PanicError]
 	skipped  atomic.Bool // a function never started: its invocation was canceled
 }
@@ -169,12 +167,17 @@ func (g *Group) done() {
 
 // fail records err, if it is the first, and cancels the group's context.
 func (g *Group) fail(err error) {
-	g.errOnce.Do(func() {
-		g.err = err
-		if g.cancel != nil {
-			g.cancel(err)
-		}
-	})
+	if g.err.CompareAndSwap(nil, &err) && g.cancel != nil {
+		g.cancel(err)
+	}
+}
+
+// firstErr returns the error fail recorded first, or nil.
+func (g *Group) firstErr() error {
+	if p := g.err.Load(); p != nil {
+		return *p
+	}
+	return nil
 }
 
 // failPanic records v, a recovered panic value, as the group's panic if it
@@ -219,19 +222,20 @@ func (g *Group) Wait() error {
 	} else {
 		g.tasks.Wait(w)
 	}
+	err := g.firstErr()
 	if g.cancel != nil {
-		g.cancel(g.err)
+		g.cancel(err)
 	}
 	if pe := g.panicked.Swap(nil); pe != nil {
 		panic(pe)
 	}
-	if g.err == nil && w != nil && (g.skipped.Load() || canceled(w)) {
+	if err == nil && w != nil && (g.skipped.Load() || canceled(w)) {
 		if err := w.Context().Err(); err != nil {
 			return err
 		}
 		return ctxErr(w)
 	}
-	return g.err
+	return err
 }
 
 // waitHere waits for the group's functions from an ordinary goroutine,
