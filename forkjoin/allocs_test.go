@@ -28,3 +28,36 @@ func TestForkAllocations(t *testing.T) {
 		}
 	})
 }
+
+// nopEnd is a TaskEnd that keeps nothing.
+type nopEnd struct{}
+
+func (nopEnd) TaskEnded(error, *forkjoin.PanicError) {}
+
+// A Tasks' GoErr and Wait allocate nothing once the worker's records are
+// warm, beyond what the function captures: not a wrapper per task, nor a
+// probe per Wait that finds tasks pending.
+func TestTasksAllocations(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates on its own")
+	}
+	p := newPool(t, forkjoin.Workers(1))
+	var ts forkjoin.Tasks
+	ran := 0
+	f := func() error { ran++; return nil }
+	forkjoin.Run(p, func(w *forkjoin.Worker) {
+		round := func() {
+			for range 10 {
+				ts.GoErr(w, f, nopEnd{})
+			}
+			ts.Wait(w)
+		}
+		round() // warm the records
+		if a := testing.AllocsPerRun(20, round); a != 0 {
+			t.Errorf("10 GoErr and a Wait: %.1f allocations, want 0", a)
+		}
+	})
+	if ran != 10*22 {
+		t.Errorf("the tasks ran %d times, want %d", ran, 10*22)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/fjkit/fjkit/forkjoin"
@@ -432,4 +433,45 @@ func ExampleTasks() {
 	})
 	fmt.Println(sum)
 	// Output: 45
+}
+
+// firstError is a forkjoin.TaskEnd that keeps the first error or panic of
+// the tasks it is told of.
+type firstError struct {
+	mu  sync.Mutex
+	err error
+}
+
+func (f *firstError) TaskEnded(err error, pe *forkjoin.PanicError) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.err == nil && pe != nil {
+		f.err = pe
+	} else if f.err == nil {
+		f.err = err
+	}
+}
+
+// GoErr runs functions with an error result and tells a TaskEnd how each
+// ended: the building block of an errgroup (par.Group is one), with no
+// wrapper closure per task.
+func ExampleTasks_GoErr() {
+	p := forkjoin.New(forkjoin.Workers(2))
+	defer p.Close()
+	err := forkjoin.Invoke(p, func(w *forkjoin.Worker) error {
+		var ts forkjoin.Tasks
+		var end firstError
+		for i := range 4 {
+			ts.GoErr(w, func() error {
+				if i == 2 {
+					return fmt.Errorf("task %d failed", i)
+				}
+				return nil
+			}, &end)
+		}
+		ts.Wait(w)
+		return end.err
+	})
+	fmt.Println(err)
+	// Output: task 2 failed
 }

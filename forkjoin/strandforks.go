@@ -465,10 +465,7 @@ func strandTasksStart(t *Tasks, p *Pool, w *Worker, fn func(*Worker)) {
 	strandsLive.Add(1)
 	t.pending.Add(1)
 	raceEnable()
-	t.mu.Lock()
-	tw := t.waitsLocked()
-	tw.strands = append(tw.strands, st)
-	t.mu.Unlock()
+	t.addStrand(st)
 	go func() {
 		defer func() { // also when fn's runtime.Goexit unwinds the strand
 			raceDisable()
@@ -493,13 +490,7 @@ func strandTasksStart(t *Tasks, p *Pool, w *Worker, fn func(*Worker)) {
 // Wait; w is the waiting strand's Worker, or nil for an ordinary goroutine.
 func strandTasksWait(t *Tasks, w *Worker) {
 	for {
-		t.mu.Lock()
-		var sts []*strand
-		if tw := t.waits; tw != nil {
-			sts = tw.strands
-			tw.strands = nil
-		}
-		t.mu.Unlock()
+		sts := t.takeStrands()
 		if len(sts) == 0 {
 			return
 		}

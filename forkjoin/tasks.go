@@ -41,6 +41,27 @@ type tasksWaits struct {
 	strands []*strand // strand mode: the tasks started and not yet waited for
 }
 
+// addStrand keeps st, the strand of a task of t, for Wait to join (strand
+// mode).
+func (t *Tasks) addStrand(st *strand) {
+	t.mu.Lock()
+	tw := t.waitsLocked()
+	tw.strands = append(tw.strands, st)
+	t.mu.Unlock()
+}
+
+// takeStrands returns the strands addStrand kept, and forgets them.
+func (t *Tasks) takeStrands() []*strand {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.waits == nil {
+		return nil
+	}
+	sts := t.waits.strands
+	t.waits.strands = nil
+	return sts
+}
+
 // waitsLocked returns t's tasksWaits, made if need be. t.mu must be held.
 func (t *Tasks) waitsLocked() *tasksWaits {
 	if t.waits == nil {
@@ -49,11 +70,31 @@ func (t *Tasks) waitsLocked() *tasksWaits {
 	return t.waits
 }
 
-// tasksJob is a task of a Tasks, as a job record on a deque.
+// tasksJob is a task of a Tasks, as a job record on a deque: fn's, or
+// efn's with end told how it ended (GoErr).
 type tasksJob struct {
 	job
 	fn  func(*Worker)
+	efn func() error
+	end TaskEnd
 	set *Tasks
+
+	// While the task runs (execute), for its end (ended):
+	outer int      // the length of the worker's inTasks before the task
+	mark  taskMark // the worker's frames and open handles before the task
+	err   error    // efn's result
+	ok    bool     // the function returned
+}
+
+// A TaskEnd is told how each task that GoErr started ended.
+type TaskEnd interface {
+	// TaskEnded is called once for each task, by the goroutine that ran
+	// it, after its function returned, panicked or called runtime.Goexit,
+	// and before Wait can return: with the function's error, or with its
+	// panic as a *PanicError, which Wait then does not re-raise. A Goexit
+	// is reported as a nil error; Wait re-raises it as a *PanicError whose
+	// Value is ErrGoexit.
+	TaskEnded(err error, pe *PanicError)
 }
 
 // Go starts fn in the set, as a task of the invocation whose task runs on
@@ -80,12 +121,60 @@ func (t *Tasks) Go(w *Worker, fn func(w *Worker)) bool {
 		return true
 	}
 	t.pending.Add(1)
-	w.fork(&t.task(w, fn).job)
+	j := t.task(w)
+	j.fn = fn
+	w.fork(&j.job)
 	return true
 }
 
-// task returns a record of w's for fn, a task of t.
-func (t *Tasks) task(w *Worker, fn func(*Worker)) *tasksJob {
+// GoErr starts f in the set as Go does, for a function with an error
+// result, and tells end how f ended (see TaskEnd) instead of keeping its
+// panic for Wait: the form for a set that keeps its own errors and panics
+// (par.Group), with nothing allocated per call in steady state but what f
+// captures. It reports false, and starts nothing, once the invocation is
+// canceled.
+func (t *Tasks) GoErr(w *Worker, f func() error, end TaskEnd) bool {
+	if f == nil {
+		panic("forkjoin.Tasks.GoErr: f is nil")
+	}
+	if end == nil {
+		panic("forkjoin.Tasks.GoErr: end is nil")
+	}
+	w.check("forkjoin.Tasks.GoErr")
+	if w.Canceled() {
+		return false
+	}
+	if raceStrands && w.inStrand() {
+		strandTasksStart(t, w.pool, w, func(*Worker) { callErr(f, end) })
+		return true
+	}
+	t.pending.Add(1)
+	j := t.task(w)
+	j.efn, j.end = f, end
+	w.fork(&j.job)
+	return true
+}
+
+// callErr runs f and tells end how it ended, as tasksJob.execute does for
+// GoErr's tasks: the form strand mode runs.
+func callErr(f func() error, end TaskEnd) {
+	ok := false
+	var err error
+	defer func() {
+		if ok {
+			end.TaskEnded(err, nil)
+		} else if v := recover(); v != nil {
+			end.TaskEnded(nil, asPanicError(v))
+		} else {
+			end.TaskEnded(nil, nil) // runtime.Goexit: the strand records it
+		}
+	}()
+	err = f()
+	ok = true
+}
+
+// task returns a record of w's for a task of t, its function not set.
+func (t *Tasks) task(w *Worker) *tasksJob {
 	var j *tasksJob
 	if r := w.cacheGet(typeKey[tasksJob]()); r != nil {
 		j = (*tasksJob)(unsafe.Pointer(r)) // the key is the record's type
@@ -93,44 +182,68 @@ func (t *Tasks) task(w *Worker, fn func(*Worker)) *tasksJob {
 		j = &tasksJob{}
 		j.run, j.owner, j.key = j, w, typeKey[tasksJob]()
 	}
-	j.fn, j.set = fn, t
+	j.set = t
 	return j
 }
 
-// execute runs fn as a task of its own, as call does, with the set on w's
-// list of sets it runs tasks of (Within) meanwhile, and counts it finished
-// whether it returns, panics or calls runtime.Goexit. It is call written
-// out in this one frame: a recursion with a set per level (a par.Group per
-// directory of a tree) nests it once per level, and the goroutine's stack
-// grows by every byte a level takes.
+// execute runs the task's function as a task of its own, as call does,
+// with the set on w's list of sets it runs tasks of (Within) meanwhile,
+// and counts it finished whether it returns, panics or calls
+// runtime.Goexit (ended). It is call written out, with the task's state in
+// the record rather than in this frame: a recursion with a set per level
+// (a par.Group per directory of a tree) nests it once per level, and the
+// goroutine's stack grows by every byte a level takes.
+//
+// For a task of GoErr (efn), end is told the error or the panic, and only
+// a Goexit is recorded for Wait.
 func (j *tasksJob) execute(w *Worker) {
-	fn, t := j.fn, j.set
-	j.fn = nil
-	n := len(w.inTasks)
-	w.inTasks = append(w.inTasks, t)
-	mark := w.mark()
-	ok := false
-	defer func() {
-		var pe *PanicError
-		if !ok { // a panic, or runtime.Goexit
-			v := recover()
-			pe = w.settleTask(mark, v, nil)
-			if v == nil { // runtime.Goexit: it goes on unwinding after us
-				pe = goexitPanic()
-			}
-		} else if w.leftovers(mark) {
-			pe = w.settleTask(mark, nil, nil)
+	j.outer = len(w.inTasks)
+	w.inTasks = append(w.inTasks, j.set)
+	j.mark = w.mark()
+	j.ok = false
+	defer j.ended(w)
+	if j.efn != nil {
+		j.err = j.efn()
+	} else {
+		j.fn(w)
+	}
+	j.ok = true
+}
+
+// ended is execute's deferred end, after the task's function returned
+// (j.ok), panicked, or called runtime.Goexit. The task's state is in the
+// record, not in execute's frame, which a recursion nests once per level.
+func (j *tasksJob) ended(w *Worker) {
+	var v any
+	if !j.ok { // a panic, or runtime.Goexit
+		v = recover()
+	}
+	t, end, err := j.set, j.end, j.err
+	var pe *PanicError
+	goexit := !j.ok && v == nil // it goes on unwinding after us
+	if !j.ok {
+		pe = w.settleTask(j.mark, v, nil)
+		if goexit {
+			pe = goexitPanic()
 		}
-		clear(w.inTasks[n:])
-		w.inTasks = w.inTasks[:n]
-		j.set = nil // a free record pins nothing
-		w.flushStats()
-		w.release(&j.job)
+	} else if w.leftovers(j.mark) {
+		pe = w.settleTask(j.mark, nil, nil)
+	}
+	clear(w.inTasks[j.outer:])
+	w.inTasks = w.inTasks[:j.outer]
+	j.fn, j.efn, j.end, j.set, j.err = nil, nil, nil, nil, nil // a free record pins nothing
+	w.flushStats()
+	w.release(&j.job)
+	switch {
+	case end == nil:
 		t.record(pe)
-		t.finish()
-	}()
-	fn(w)
-	ok = true
+	case goexit:
+		end.TaskEnded(nil, nil)
+		t.record(pe)
+	default:
+		end.TaskEnded(err, pe)
+	}
+	t.finish()
 }
 
 // abandon has nothing to do: execute's deferred end counts the task
@@ -156,7 +269,9 @@ func (t *Tasks) Submit(p *Pool, fn func(w *Worker)) {
 	}
 	t.pending.Add(1)
 	root := func(w *Worker) struct{} {
-		t.task(w, fn).execute(w)
+		j := t.task(w)
+		j.fn = fn
+		j.execute(w)
 		return struct{}{}
 	}
 	ok := false
@@ -243,7 +358,17 @@ func (t *Tasks) Wait(w *Worker) {
 		}
 		t.mu.Unlock()
 	} else if t.pending.Load() != 0 {
-		w.waitFor(t, nil)
+		w.closeBatch()
+		// Run the set's tasks on top of w's deque from here, not through
+		// waitFor and runJob: a recursion with a set per level nests Wait
+		// once per level, and each frame less is stack the level saves.
+		for j := t.popOwn(w); j != nil; j = t.popOwn(w) {
+			w.startJob(&j.job)
+			j.execute(w)
+		}
+		if t.pending.Load() != 0 {
+			w.waitFor(t, nil)
+		}
 	}
 	if raceStrands {
 		strandTasksWait(t, w) // every strand has ended: join them, for the detector's edges
@@ -251,6 +376,20 @@ func (t *Tasks) Wait(w *Worker) {
 	if pe := t.panic.Swap(nil); pe != nil {
 		panic(pe)
 	}
+}
+
+// popOwn pops the top of w's deque if it is a task of t in w's invocation,
+// for Wait to run; otherwise it leaves the deque as it was and returns nil.
+func (t *Tasks) popOwn(w *Worker) *tasksJob {
+	x := w.popOwn()
+	if x == nil {
+		return nil
+	}
+	if j, mine := x.run.(*tasksJob); mine && j.set == t {
+		return j
+	}
+	w.pushBack(x)
+	return nil
 }
 
 // done reports whether every task started in the set has finished: the

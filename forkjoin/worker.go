@@ -305,15 +305,11 @@ func (w *Worker) stealFrom(v *Worker) (*job, int) {
 // runJob runs a job found on a deque or queue: one that did not come back
 // to its joiner inline.
 func (w *Worker) runJob(j *job) {
-	w.tick()
-	if j.scope != w.doneScope {
-		w.flushScope()
-	}
 	saved := w.inv
 	if j.inv != saved {
 		w.setInv(j.inv)
 	}
-	w.offerFirst()
+	w.startJob(j)
 	finished := false
 	defer func() {
 		if !finished {
@@ -328,6 +324,33 @@ func (w *Worker) runJob(j *job) {
 	if w.inv != saved {
 		w.setInv(saved)
 	}
+}
+
+// popOwn pops the top of w's deque if it is a job of w's invocation, for a
+// waiter that runs its own jobs in its own frame (Tasks.Wait); pushBack
+// puts back one it does not run. Only w's goroutine calls them.
+func (w *Worker) popOwn() *job {
+	if w.shared {
+		return nil
+	}
+	j, ok := w.deque.Pop()
+	if ok && j.inv != w.inv {
+		w.deque.Push(j)
+		return nil
+	}
+	return j
+}
+
+func (w *Worker) pushBack(j *job) { w.deque.Push(j) }
+
+// startJob readies w to run j, a job of w's invocation that did not come
+// back to its joiner inline (runJob, and Tasks.Wait for its own tasks).
+func (w *Worker) startJob(j *job) {
+	w.tick()
+	if j.scope != w.doneScope {
+		w.flushScope()
+	}
+	w.offerFirst()
 }
 
 // setInv makes inv the invocation w runs, for w.Canceled and for helpers

@@ -217,10 +217,7 @@ func wsTasksStart(t *Tasks, p *Pool, w *Worker, fn func(*Worker)) {
 		defer func() { cw.inTasks = cw.inTasks[:len(cw.inTasks)-1] }()
 		fn(cw)
 	})
-	t.mu.Lock()
-	tw := t.waitsLocked()
-	tw.strands = append(tw.strands, st)
-	t.mu.Unlock()
+	t.addStrand(st)
 	t.finished(t.pending.Add(-1))
 	if root {
 		p.active.Done()

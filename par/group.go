@@ -30,16 +30,17 @@ import (
 //     with one group at the root or a group per node): from a task, Go
 //     pushes the function on the calling worker's deque, where idle workers
 //     steal it, and Wait runs those still there itself. A Go from a task
-//     costs no goroutine but an eager fork (a push, a wake-up check, a pop
-//     or a steal), the group's bookkeeping and two small allocations (f's
-//     closure and its wrapper): several times what a SHA-256 of 64 bytes
-//     costs, so a Go should carry work of some microseconds. A tree walk
-//     with a group per directory that hashes its files itself and passes
-//     only subdirectories to Go pays that per directory, not per node
-//     (docs/benchmarks.md has the figures). Each level of a recursion
-//     through Go and Wait also takes about half a kilobyte of the worker's
-//     stack beside the function's own frames, which the stack grows by
-//     copying, as a deep serial recursion's does. From an ordinary goroutine,
+//     costs no goroutine: an eager fork (a push, a wake-up check, and a
+//     pop or a steal), the group's bookkeeping, and f's closure, which
+//     escapes to the heap; with Wait's share, about what a SHA-256 of 64
+//     bytes costs (BenchmarkGroupGo; docs/benchmarks.md has the figures),
+//     so a Go should carry work of a microsecond or more. A tree walk with
+//     a group per directory that hashes its files itself and passes only
+//     subdirectories to Go pays that per directory, not per node. Each
+//     level of a recursion through Go and Wait also takes about a quarter
+//     of a kilobyte of the worker's stack beside the function's own
+//     frames, which the stack grows by copying, as a deep serial
+//     recursion's does. From an ordinary goroutine,
 //     each function is an invocation of its own, as costly as an Invoke
 //     and a goroutine.
 //   - Wait called from a task waits without holding a worker: it runs the
@@ -133,10 +134,17 @@ func (g *Group) SetLimit(n int) {
 
 // start runs f in the group: forked from the calling task, or as an
 // invocation of its own on the default pool from an ordinary goroutine.
-// The task records f's error or panic, and never panics. Its body is one
-// frame: a recursion with a group per level nests it once per level.
+// The task records f's error or panic (groupEnd), and never panics.
 func (g *Group) start(f func() error) {
-	run := func(*forkjoin.Worker) {
+	if w := forkjoin.Current(); w != nil {
+		if !g.tasks.GoErr(w, f, (*groupEnd)(g)) { // the invocation is canceled
+			g.skipped.Store(true)
+			g.done()
+		}
+		return
+	}
+	entered()
+	g.tasks.Submit(forkjoin.Default(), func(*forkjoin.Worker) {
 		defer func() {
 			if v := recover(); v != nil {
 				g.failPanic(v)
@@ -146,16 +154,22 @@ func (g *Group) start(f func() error) {
 		if err := f(); err != nil {
 			g.fail(err)
 		}
+	})
+}
+
+// groupEnd is a Group as its functions' forkjoin.TaskEnd.
+type groupEnd Group
+
+// TaskEnded records how one of the group's functions ended and frees its
+// slot.
+func (e *groupEnd) TaskEnded(err error, pe *forkjoin.PanicError) {
+	g := (*Group)(e)
+	if pe != nil {
+		g.failPanic(pe)
+	} else if err != nil {
+		g.fail(err)
 	}
-	if w := forkjoin.Current(); w != nil {
-		if !g.tasks.Go(w, run) { // the invocation is canceled
-			g.skipped.Store(true)
-			g.done()
-		}
-		return
-	}
-	entered()
-	g.tasks.Submit(forkjoin.Default(), run)
+	g.done()
 }
 
 // done frees f's slot, if the group has a limit.

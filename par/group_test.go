@@ -420,6 +420,34 @@ func BenchmarkGroupTree(b *testing.B) {
 	})
 }
 
+// The cost of a Go from a task with what Wait does for it, on one worker:
+// Go pushes the function, Wait pops it and runs it in its own frame. The
+// function is a func value made once, and the Group is reused, so the
+// figure is the group's and the scheduler's, not an allocation's.
+func BenchmarkGroupGo(b *testing.B) {
+	p := forkjoin.New(forkjoin.Workers(1))
+	defer p.Close()
+	n := 0
+	f := func() error { n++; return nil }
+	for _, batch := range []int{1, 8} {
+		b.Run("batch="+strconv.Itoa(batch), func(b *testing.B) {
+			b.ReportAllocs()
+			forkjoin.Run(p, func(*forkjoin.Worker) {
+				var g par.Group
+				for b.Loop() {
+					for range batch {
+						g.Go(f)
+					}
+					if err := g.Wait(); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*batch), "ns/Go")
+		})
+	}
+}
+
 // callSite returns file:line of the line skip lines below its call.
 func callSite(skip int) string {
 	_, file, line, _ := runtime.Caller(1)
@@ -465,5 +493,36 @@ func TestGroupGoexit(t *testing.T) {
 				t.Fatalf("Run raised %v, want a *forkjoin.PanicError of forkjoin.ErrGoexit", got)
 			}
 		})
+	}
+}
+
+// A Go from a task allocates nothing of its own once the worker's records
+// are warm (the function's closure is the caller's), and neither does a
+// Wait that finds functions pending: the doc's cost of a Go, pinned.
+func TestGroupAllocations(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates on its own")
+	}
+	p := forkjoin.New(forkjoin.Workers(1))
+	defer p.Close()
+	var g par.Group
+	ran := 0
+	f := func() error { ran++; return nil }
+	forkjoin.Run(p, func(*forkjoin.Worker) {
+		round := func() {
+			for range 10 {
+				g.Go(f)
+			}
+			if err := g.Wait(); err != nil {
+				t.Error(err)
+			}
+		}
+		round() // warm the records
+		if a := testing.AllocsPerRun(20, round); a != 0 {
+			t.Errorf("10 Go and a Wait in a task: %.1f allocations, want 0", a)
+		}
+	})
+	if ran != 10*22 {
+		t.Errorf("the functions ran %d times, want %d", ran, 10*22)
 	}
 }
