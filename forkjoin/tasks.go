@@ -90,10 +90,13 @@ type tasksJob struct {
 type TaskEnd interface {
 	// TaskEnded is called once for each task, by the goroutine that ran
 	// it, after its function returned, panicked or called runtime.Goexit,
-	// and before Wait can return: with the function's error, or with its
-	// panic as a *PanicError, which Wait then does not re-raise. A Goexit
-	// is reported as a nil error; Wait re-raises it as a *PanicError whose
-	// Value is ErrGoexit.
+	// and before Wait can return: with the function's error, and with its
+	// panic as a *PanicError, which Wait then does not re-raise (both are
+	// set when the function returned an error and a task it forked and
+	// left unjoined panicked). A Goexit is reported as a nil error; the
+	// set records it as a *PanicError whose Value is ErrGoexit (see Wait).
+	// TaskEnded should not panic or call runtime.Goexit: if it does, the
+	// task still counts as finished, and Wait re-raises what it did.
 	TaskEnded(err error, pe *PanicError)
 }
 
@@ -238,12 +241,34 @@ func (j *tasksJob) ended(w *Worker) {
 	case end == nil:
 		t.record(pe)
 	case goexit:
-		end.TaskEnded(nil, nil)
 		t.record(pe)
+		t.tell(end, nil, nil)
+		return
 	default:
-		end.TaskEnded(err, pe)
+		t.tell(end, err, pe)
+		return
 	}
 	t.finish()
+}
+
+// tell calls end.TaskEnded and then counts the task finished, even if
+// TaskEnded panics (the panic is recorded for Wait) or calls
+// runtime.Goexit (recorded as ErrGoexit): user code must not leave the set
+// waiting for ever.
+func (t *Tasks) tell(end TaskEnd, err error, pe *PanicError) {
+	told := false
+	defer func() {
+		if !told {
+			if v := recover(); v != nil {
+				t.record(asPanicError(v))
+			} else {
+				t.record(goexitPanic())
+			}
+		}
+		t.finish()
+	}()
+	end.TaskEnded(err, pe)
+	told = true
 }
 
 // abandon has nothing to do: execute's deferred end counts the task
@@ -340,6 +365,12 @@ func (t *Tasks) Pending() int { return int(t.pending.Load()) }
 // first panic of the set's tasks as a *PanicError, once, and clears it: the
 // set may be used again.
 //
+// A task's runtime.Goexit is recorded as a *PanicError whose Value is
+// ErrGoexit, which Wait re-raises as it does a panic. But a task that Wait
+// runs itself, on w, shares w's goroutine: its Goexit ends the waiting task
+// at once, which then fails with that *PanicError, while the set's tasks
+// on other workers may still be running.
+//
 // Do not call Wait from one of the set's own tasks: it would wait for
 // itself.
 func (t *Tasks) Wait(w *Worker) {
@@ -368,6 +399,8 @@ func (t *Tasks) Wait(w *Worker) {
 		}
 		if t.pending.Load() != 0 {
 			w.waitFor(t, nil)
+		} else {
+			w.flushScope() // as waitFor does: hold no scope's count on return
 		}
 	}
 	if raceStrands {
@@ -396,13 +429,20 @@ func (t *Tasks) popOwn(w *Worker) *tasksJob {
 // set is the probe a worker's Wait waits on (Worker.waitFor).
 func (t *Tasks) done() bool { return t.pending.Load() == 0 }
 
-// arm lists w, a worker about to park in Wait, for finish to wake.
+// arm lists w, a worker about to park in Wait, for finish to wake, and
+// reports whether tasks are still pending; if none is, w is taken off the
+// list again, so that a set used again does not wake it.
 func (t *Tasks) arm(w *Worker) bool {
 	t.mu.Lock()
-	if tw := t.waitsLocked(); !slices.Contains(tw.waiters, w) {
+	defer t.mu.Unlock()
+	tw := t.waitsLocked()
+	if !slices.Contains(tw.waiters, w) {
 		tw.waiters = append(tw.waiters, w)
 	}
 	t.sleepy.Store(true)
-	t.mu.Unlock()
-	return t.pending.Load() != 0
+	if t.pending.Load() != 0 {
+		return true
+	}
+	tw.waiters = slices.DeleteFunc(tw.waiters, func(x *Worker) bool { return x == w })
+	return false
 }

@@ -105,6 +105,92 @@ func TestTasksGoErrGoexit(t *testing.T) {
 	}
 }
 
+// A GoErr task's runtime.Goexit on a thief is re-raised by Wait as
+// ErrGoexit, after TaskEnded was told of it as a nil error.
+func TestTasksGoErrGoexitStolen(t *testing.T) {
+	p := hangPool(t, forkjoin.Workers(2))
+	var end endLog
+	var got any
+	withTimeout(t, 10*time.Second, func() {
+		forkjoin.Run(p, func(w *forkjoin.Worker) {
+			var ts forkjoin.Tasks
+			started := make(chan struct{})
+			ts.GoErr(w, func() error { close(started); runtime.Goexit(); return nil }, &end)
+			<-started // the other worker runs it
+			defer func() { got = recover() }()
+			ts.Wait(w)
+		})
+	})
+	if pe, ok := got.(*forkjoin.PanicError); !ok || pe.Value != forkjoin.ErrGoexit {
+		t.Errorf("Wait raised %v, want a *forkjoin.PanicError of ErrGoexit", got)
+	}
+	if end.calls != 1 || len(end.errs) != 0 || len(end.panics) != 0 {
+		t.Errorf("TaskEnded: %d calls, errors %v, panics %v; want one call with neither", end.calls, end.errs, end.panics)
+	}
+}
+
+// badEnd is a TaskEnd that panics, or calls runtime.Goexit, when told of
+// an error.
+type badEnd struct{ goexit bool }
+
+func (b badEnd) TaskEnded(err error, _ *forkjoin.PanicError) {
+	if err == nil {
+		return
+	}
+	if b.goexit {
+		runtime.Goexit()
+	}
+	panic("bad end")
+}
+
+// A TaskEnd that panics or calls runtime.Goexit does not leave the set
+// waiting: the task counts as finished, and Wait re-raises what TaskEnded
+// did. On a thief (the function waits until the waiting task sees it has
+// started), and on the waiting worker, whose set is waited for again.
+func TestTasksGoErrBadEnd(t *testing.T) {
+	for _, goexit := range []bool{false, true} {
+		t.Run(fmt.Sprintf("thief/goexit=%v", goexit), func(t *testing.T) {
+			p := hangPool(t, forkjoin.Workers(2))
+			var got any
+			withTimeout(t, 10*time.Second, func() {
+				forkjoin.Run(p, func(w *forkjoin.Worker) {
+					var ts forkjoin.Tasks
+					started := make(chan struct{})
+					ts.GoErr(w, func() error { close(started); return errors.New("fails") }, badEnd{goexit})
+					<-started // the other worker runs it
+					defer func() { got = recover() }()
+					ts.Wait(w)
+				})
+			})
+			want := any("bad end")
+			if goexit {
+				want = forkjoin.ErrGoexit
+			}
+			if pe, ok := got.(*forkjoin.PanicError); !ok || pe.Value != want {
+				t.Errorf("Wait raised %v, want a *forkjoin.PanicError of %v", got, want)
+			}
+		})
+	}
+	t.Run("waiter", func(t *testing.T) {
+		p := hangPool(t, forkjoin.Workers(1))
+		var got any
+		withTimeout(t, 10*time.Second, func() {
+			forkjoin.Run(p, func(w *forkjoin.Worker) {
+				var ts forkjoin.Tasks
+				ts.GoErr(w, func() error { return errors.New("fails") }, badEnd{})
+				func() {
+					defer func() { got = recover() }()
+					ts.Wait(w)
+				}()
+				ts.Wait(w) // the task counted as finished: nothing to wait for
+			})
+		})
+		if pe, ok := got.(*forkjoin.PanicError); !ok || pe.Value != "bad end" {
+			t.Errorf("Wait raised %v, want a *forkjoin.PanicError of TaskEnded's panic", got)
+		}
+	})
+}
+
 // In a canceled invocation GoErr starts nothing and reports false; end is
 // not called.
 func TestTasksGoErrCanceled(t *testing.T) {

@@ -341,7 +341,10 @@ func (w *Worker) popOwn() *job {
 	return j
 }
 
-func (w *Worker) pushBack(j *job) { w.deque.Push(j) }
+func (w *Worker) pushBack(j *job) {
+	w.deque.Push(j)
+	w.pool.sleep.notify() // an idle worker may have looked while j was off the deque
+}
 
 // startJob readies w to run j, a job of w's invocation that did not come
 // back to its joiner inline (runJob, and Tasks.Wait for its own tasks).

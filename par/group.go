@@ -222,10 +222,13 @@ func (g *Group) failPanic(v any) {
 // cancels its context, as errgroup's Wait does.
 //
 // A runtime.Goexit in a function (t.FailNow in a test) counts as the
-// function's return, and ends the code that called Wait once every
-// function has returned: an ordinary goroutine by runtime.Goexit, as it
-// ends the caller of any par call, and a task by failing it with a
-// *forkjoin.PanicError whose Value is forkjoin.ErrGoexit.
+// function's return, and ends the code that called Wait: an ordinary
+// goroutine by runtime.Goexit once every function has returned, as it ends
+// the caller of any par call, and a task by failing it with a
+// *forkjoin.PanicError whose Value is forkjoin.ErrGoexit. A task fails at
+// once if Wait ran that function itself (a worker runs the function and
+// the task that waits on one goroutine); other functions of the group may
+// then still be running.
 func (g *Group) Wait() error {
 	w := forkjoin.Current()
 	if g.tasks.Within(w) {
