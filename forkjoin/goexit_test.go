@@ -2,6 +2,7 @@ package forkjoin_test
 
 import (
 	"errors"
+	"fmt"
 	"runtime"
 	"strings"
 	"testing"
@@ -59,23 +60,33 @@ func TestTasksGoexit(t *testing.T) {
 		pe, ok := v.(*forkjoin.PanicError)
 		return ok && pe.Value == forkjoin.ErrGoexit
 	}
-	t.Run("stolen", func(t *testing.T) {
-		p := hangPool(t, forkjoin.Workers(2))
-		var got any
-		withTimeout(t, 10*time.Second, func() {
-			forkjoin.Run(p, func(w *forkjoin.Worker) {
-				var ts forkjoin.Tasks
-				started := make(chan struct{})
-				ts.Go(w, func(*forkjoin.Worker) { close(started); runtime.Goexit() })
-				<-started // the other worker runs it
-				defer func() { got = recover() }()
-				ts.Wait(w)
+	for _, goErr := range []bool{false, true} {
+		t.Run(fmt.Sprintf("stolen/GoErr=%v", goErr), func(t *testing.T) {
+			p := hangPool(t, forkjoin.Workers(2))
+			var end endLog
+			var got any
+			withTimeout(t, 10*time.Second, func() {
+				forkjoin.Run(p, func(w *forkjoin.Worker) {
+					var ts forkjoin.Tasks
+					started := make(chan struct{})
+					if goErr {
+						ts.GoErr(w, func() error { close(started); runtime.Goexit(); return nil }, &end)
+					} else {
+						ts.Go(w, func(*forkjoin.Worker) { close(started); runtime.Goexit() })
+					}
+					<-started // the other worker runs it
+					defer func() { got = recover() }()
+					ts.Wait(w)
+				})
 			})
+			if !isGoexit(got) {
+				t.Fatalf("Wait raised %v, want a *forkjoin.PanicError of ErrGoexit", got)
+			}
+			if goErr && (end.calls != 1 || len(end.errs) != 0 || len(end.panics) != 0) {
+				t.Errorf("TaskEnded: %d calls, errors %v, panics %v; want one call with neither", end.calls, end.errs, end.panics)
+			}
 		})
-		if !isGoexit(got) {
-			t.Fatalf("Wait raised %v, want a *forkjoin.PanicError of ErrGoexit", got)
-		}
-	})
+	}
 	t.Run("submitted", func(t *testing.T) {
 		p := hangPool(t, forkjoin.Workers(2))
 		var got any

@@ -115,19 +115,7 @@ func (t *Tasks) Go(w *Worker, fn func(w *Worker)) bool {
 	if fn == nil {
 		panic("forkjoin.Tasks.Go: fn is nil")
 	}
-	w.check("forkjoin.Tasks.Go")
-	if w.Canceled() {
-		return false
-	}
-	if raceStrands && w.inStrand() {
-		strandTasksStart(t, w.pool, w, fn)
-		return true
-	}
-	t.pending.Add(1)
-	j := t.task(w)
-	j.fn = fn
-	w.fork(&j.job)
-	return true
+	return t.start(w, "forkjoin.Tasks.Go", fn, nil, nil)
 }
 
 // GoErr starts f in the set as Go does, for a function with an error
@@ -143,17 +131,26 @@ func (t *Tasks) GoErr(w *Worker, f func() error, end TaskEnd) bool {
 	if end == nil {
 		panic("forkjoin.Tasks.GoErr: end is nil")
 	}
-	w.check("forkjoin.Tasks.GoErr")
+	return t.start(w, "forkjoin.Tasks.GoErr", nil, f, end)
+}
+
+// start is Go's and GoErr's: it starts fn, or efn told to end, as a task
+// of t forked from w, the calling task's worker, which call names.
+func (t *Tasks) start(w *Worker, call string, fn func(*Worker), efn func() error, end TaskEnd) bool {
+	w.check(call)
 	if w.Canceled() {
 		return false
 	}
 	if raceStrands && w.inStrand() {
-		strandTasksStart(t, w.pool, w, func(*Worker) { callErr(f, end) })
+		if efn != nil {
+			fn = func(*Worker) { callErr(efn, end) }
+		}
+		strandTasksStart(t, w.pool, w, fn)
 		return true
 	}
 	t.pending.Add(1)
 	j := t.task(w)
-	j.efn, j.end = f, end
+	j.fn, j.efn, j.end = fn, efn, end
 	w.fork(&j.job)
 	return true
 }

@@ -105,30 +105,6 @@ func TestTasksGoErrGoexit(t *testing.T) {
 	}
 }
 
-// A GoErr task's runtime.Goexit on a thief is re-raised by Wait as
-// ErrGoexit, after TaskEnded was told of it as a nil error.
-func TestTasksGoErrGoexitStolen(t *testing.T) {
-	p := hangPool(t, forkjoin.Workers(2))
-	var end endLog
-	var got any
-	withTimeout(t, 10*time.Second, func() {
-		forkjoin.Run(p, func(w *forkjoin.Worker) {
-			var ts forkjoin.Tasks
-			started := make(chan struct{})
-			ts.GoErr(w, func() error { close(started); runtime.Goexit(); return nil }, &end)
-			<-started // the other worker runs it
-			defer func() { got = recover() }()
-			ts.Wait(w)
-		})
-	})
-	if pe, ok := got.(*forkjoin.PanicError); !ok || pe.Value != forkjoin.ErrGoexit {
-		t.Errorf("Wait raised %v, want a *forkjoin.PanicError of ErrGoexit", got)
-	}
-	if end.calls != 1 || len(end.errs) != 0 || len(end.panics) != 0 {
-		t.Errorf("TaskEnded: %d calls, errors %v, panics %v; want one call with neither", end.calls, end.errs, end.panics)
-	}
-}
-
 // badEnd is a TaskEnd that panics, or calls runtime.Goexit, when told of
 // an error.
 type badEnd struct{ goexit bool }
