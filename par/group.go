@@ -66,9 +66,10 @@ import (
 type Group struct {
 	cancel   func(error) // WithContext's; nil for a zero Group
 	tasks    forkjoin.Tasks
-	sem      chan struct{}         // SetLimit's slots; nil: no limit
-	err      atomic.Pointer[error] // the first function's error
+	sem      chan struct{} // SetLimit's slots; nil: no limit
+	err      error         // the first function's error: written once, by the fail that set errSet
 	panicked atomic.Pointer[forkjoin.PanicError]
+	errSet   atomic.Bool // err is written, or being written
 	skipped  atomic.Bool // a function never started: its invocation was canceled
 }
 
@@ -180,18 +181,16 @@ func (g *Group) done() {
 }
 
 // fail records err, if it is the first, and cancels the group's context.
+// It allocates nothing: an allocation between a function's error and the
+// cancel is a point where the scheduler may preempt the failing function
+// for long while the group's other functions start and see no error.
 func (g *Group) fail(err error) {
-	if g.err.CompareAndSwap(nil, &err) && g.cancel != nil {
-		g.cancel(err)
+	if g.errSet.CompareAndSwap(false, true) {
+		g.err = err
+		if g.cancel != nil {
+			g.cancel(err)
+		}
 	}
-}
-
-// firstErr returns the error fail recorded first, or nil.
-func (g *Group) firstErr() error {
-	if p := g.err.Load(); p != nil {
-		return *p
-	}
-	return nil
 }
 
 // failPanic records v, a recovered panic value, as the group's panic if it
@@ -239,7 +238,7 @@ func (g *Group) Wait() error {
 	} else {
 		g.tasks.Wait(w)
 	}
-	err := g.firstErr()
+	err := g.err // every function has returned: their fails happened before
 	if g.cancel != nil {
 		g.cancel(err)
 	}
