@@ -306,9 +306,6 @@ func (w *Worker) stealFrom(v *Worker) (*job, int) {
 // to its joiner inline.
 func (w *Worker) runJob(j *job) {
 	saved := w.inv
-	if j.inv != saved {
-		w.setInv(j.inv)
-	}
 	w.startJob(j)
 	finished := false
 	defer func() {
@@ -346,12 +343,16 @@ func (w *Worker) pushBack(j *job) {
 	w.pool.sleep.notify() // an idle worker may have looked while j was off the deque
 }
 
-// startJob readies w to run j, a job of w's invocation that did not come
-// back to its joiner inline (runJob, and Tasks.Wait for its own tasks).
+// startJob readies w to run j, a job that did not come back to its joiner
+// inline (runJob, and Tasks.Wait for its own set's tasks): the heartbeat's
+// tick, the held scope count, j's invocation, and the first-fork offer.
 func (w *Worker) startJob(j *job) {
 	w.tick()
 	if j.scope != w.doneScope {
 		w.flushScope()
+	}
+	if j.inv != w.inv {
+		w.setInv(j.inv)
 	}
 	w.offerFirst()
 }
