@@ -29,7 +29,7 @@ type Tasks struct {
 	sleepy  atomic.Bool  // a waiter may be parked; finish takes mu when pending reaches 0
 	mu      sync.Mutex
 	panic   atomic.Pointer[PanicError]
-	waits   *tasksWaits // made by the first waiter that blocks or strand; guarded by mu
+	waits   *tasksWaits // made by the first Wait that blocks, or the first strand; guarded by mu
 }
 
 // tasksWaits is what a Tasks keeps for Waits that block and for strand

@@ -324,23 +324,28 @@ func (w *Worker) runJob(j *job) {
 }
 
 // popOwn pops the top of w's deque if it is a job of w's invocation, for a
-// waiter that runs its own jobs in its own frame (Tasks.Wait); pushBack
-// puts back one it does not run. Only w's goroutine calls them.
+// waiter (findHelp, and Tasks.Wait, which runs its own set's tasks in its
+// own frame); pushBack puts back one it does not run. Only w's goroutine
+// calls them.
 func (w *Worker) popOwn() *job {
 	if w.shared {
 		return nil
 	}
 	j, ok := w.deque.Pop()
 	if ok && j.inv != w.inv {
-		w.deque.Push(j)
+		// Our invocation runs inline above another's (Invoke from a
+		// task) and has nothing left on our deque.
+		w.pushBack(j)
 		return nil
 	}
 	return j
 }
 
+// pushBack puts j, which w popped, back on its deque, and tells the
+// others, who may run it: an idle worker may have looked while it was off.
 func (w *Worker) pushBack(j *job) {
 	w.deque.Push(j)
-	w.pool.sleep.notify() // an idle worker may have looked while j was off the deque
+	w.pool.sleep.notify()
 }
 
 // startJob readies w to run j, a job that did not come back to its joiner
@@ -501,16 +506,8 @@ func (w *Worker) findHelp(hint *job) *job {
 	if w.shared {
 		return p.shared.popNewestOf(w.inv, &w.stats)
 	}
-	if j, ok := w.deque.Pop(); ok {
-		if j.inv == w.inv {
-			return j
-		}
-		// Our invocation runs inline above another's (Invoke from a
-		// task) and has nothing left on our deque: put it back, and
-		// tell the others, who may run it (an idle worker may have
-		// looked while it was off the deque).
-		w.deque.Push(j)
-		p.sleep.notify()
+	if j := w.popOwn(); j != nil {
+		return j
 	}
 	if hint != nil {
 		if t := hint.thief.Load(); t > 0 {

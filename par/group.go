@@ -33,8 +33,7 @@ import (
 //     costs no goroutine: an eager fork (a push, a wake-up check, and a
 //     pop or a steal), the group's bookkeeping, and f's closure, which
 //     escapes to the heap; with Wait's share, about what a SHA-256 of 64
-//     bytes costs (BenchmarkGroupGo; docs/benchmarks.md has the figures),
-//     so a Go should carry work of a microsecond or more. A tree walk with
+//     bytes costs, so a Go should carry work of a microsecond or more. A tree walk with
 //     a group per directory that hashes its files itself and passes only
 //     subdirectories to Go pays that per directory, not per node. Each
 //     level of a recursion through Go and Wait also takes about a quarter
@@ -146,27 +145,31 @@ func (g *Group) start(f func() error) {
 	}
 	entered()
 	g.tasks.Submit(forkjoin.Default(), func(*forkjoin.Worker) {
-		defer func() {
-			if v := recover(); v != nil {
-				g.failPanic(v)
-			}
-			g.done()
-		}()
-		if err := f(); err != nil {
-			g.fail(err)
-		}
+		var err error
+		defer func() { g.end(err, recover()) }()
+		err = f()
 	})
 }
 
 // groupEnd is a Group as its functions' forkjoin.TaskEnd.
 type groupEnd Group
 
-// TaskEnded records how one of the group's functions ended and frees its
-// slot.
+// TaskEnded is end for a function that ran as a task of the group's set.
 func (e *groupEnd) TaskEnded(err error, pe *forkjoin.PanicError) {
-	g := (*Group)(e)
+	var v any
 	if pe != nil {
-		g.failPanic(pe)
+		v = pe
+	}
+	(*Group)(e).end(err, v)
+}
+
+// end records how one of the group's functions ended, with err or the
+// panic value v (nil for none, and for runtime.Goexit), and frees its
+// slot. Called in a deferred function, so that a stack failPanic takes
+// still shows the panic.
+func (g *Group) end(err error, v any) {
+	if v != nil {
+		g.failPanic(v)
 	} else if err != nil {
 		g.fail(err)
 	}
