@@ -92,11 +92,12 @@
 //	}
 //
 // This is forkjoin.Reduce's tree; a float sum by Reduce is the pairwise
-// sum. The extra memory is a few times log₂ m partial results: the serial
-// start keeps one, a worker one per level of the tree it is in, and the
-// parallel rest one per power of two between what the serial start ran and
-// m. Scan's grouping, leaves folded to totals and scanned
-// from carries, is in its doc. A combine that is associative gives the
+// sum. A call that goes parallel cuts the rest into pieces (at most 512
+// per worker), each a subtree, and combines their results up the tree as
+// they come in: the worker that finishes the second operand of a combine
+// runs it. Its extra memory is two partial results and about 20 bytes of
+// bookkeeping per piece, freed when it returns. Scan's grouping, leaves
+// folded to totals and scanned from carries, is in its doc. A combine that is associative gives the
 // serial fold's result, grouped differently; one that is not (float
 // addition) gives the same result on every run. For integer, boolean and
 // string values, and arrays and structs of them, which any grouping of an

@@ -89,5 +89,5 @@ func exact[E any](x []E, of func([]E) E, pick func(a, b E) E) E {
 	if !p.parallel() {
 		return acc
 	}
-	return reduceRest(p, acc, acc, func(a, b int) E { return of(x[a:b]) }, pick) // made here: see start
+	return reduceRest(p, acc, func(a, b int) E { return of(x[a:b]) }, pick) // made here: see start
 }

@@ -277,7 +277,7 @@ func (p plan) finish(setup func(w *forkjoin.Worker), piece func(w *forkjoin.Work
 }
 
 // runRest is finish for a rest that is not one forkjoin loop (the
-// reductions' chain of subtrees, Scan's two passes): it runs rest on p's
+// reductions' combines in strand mode, Scan's two passes): it runs rest on p's
 // worker for a call from a task, else on the pool, and reports whether
 // every piece ran. finish writes the same out, to take no closure.
 func (p plan) runRest(rest func(w *forkjoin.Worker)) (complete bool) {

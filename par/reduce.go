@@ -2,6 +2,7 @@ package par
 
 import (
 	"math/bits"
+	"sync/atomic"
 
 	"github.com/fjkit/fjkit/forkjoin"
 )
@@ -43,7 +44,7 @@ func Reduce[S ~[]E, E, R any](s S, zero R, mapf func(E) R, combine func(R, R) R)
 	if !p.parallel() {
 		return acc
 	}
-	return reduceRest(p, acc, zero, func(a, b int) R { return subtree(s[a:b], mapf, combine, exact) }, combine) // made here: see start
+	return reduceRest(p, acc, func(a, b int) R { return subtree(s[a:b], mapf, combine, exact) }, combine) // made here: see start
 }
 
 // ReduceRange returns the combination of body(lo₀, hi₀), body(lo₁, hi₁),
@@ -86,7 +87,7 @@ func ReduceRange[R any](n int, zero R, body func(lo, hi int) R, combine func(R, 
 		if !p.parallel() {
 			return acc
 		}
-		return reduceRest(p, acc, zero, func(a, b int) R { return treeNode(a, b, body, combine) }, combine)
+		return reduceRest(p, acc, func(a, b int) R { return treeNode(a, b, body, combine) }, combine)
 	}
 	ofLeaf := func(j, _ int) R { lo := j * leaf; return body(lo, lo+min(leaf, n-lo)) }
 	var acc R
@@ -96,7 +97,7 @@ func ReduceRange[R any](n int, zero R, body func(lo, hi int) R, combine func(R, 
 	if !p.parallel() {
 		return acc
 	}
-	return reduceRest(p, acc, zero, func(a, b int) R {
+	return reduceRest(p, acc, func(a, b int) R {
 		return treeNode(a, b, func(j, _ int) R { lo := j * leaf; return body(lo, lo+min(leaf, n-lo)) }, combine)
 	}, combine)
 }
@@ -122,10 +123,9 @@ func leafSize(n int) int {
 // tree of [0, 2^k) is that of [0, 2^(k-1)) combined with that of
 // [2^(k-1), 2^k), and the serial start runs chunks that double: after each,
 // one partial result holds all that has run. The rest, [d, m) for a power
-// of two d, is a chain of subtrees [d, 2d), [2d, 4d), ... and the rest of
-// m after the last power of two, each of them a forkjoin reduction over
-// pieces of a power of two units (forkjoin.Reduce's tree is this one), all
-// run in parallel and combined in order.
+// of two d, is cut into pieces that are subtrees too: [b, b+s) is one
+// wherever s is a power of two that divides b, and [b, m) is one when b is
+// a multiple of a power of two at least m-b (reduceRest).
 
 // extend returns acc, the result of the subtree [0, lo), extended by the
 // units [lo, hi): hi is a power of two, or all units (the chunks of
@@ -150,43 +150,151 @@ func extend[R any](acc R, lo, hi int, node func(a, b int) R, combine func(R, R) 
 // *forkjoin.CanceledError, or, made outside any task, returns the zero R.
 // node(a, b) computes a subtree [a, b) serially: b-a is at most the
 // largest power of two that divides a (any, for a = 0).
-func reduceRest[R any](p plan, acc R, zero R, node func(a, b int) R, combine func(R, R) R) R {
-	piece := 1 << (bits.Len(uint(max(p.grain, 1))) - 1) // a power of two units
-	// The chain of subtrees: [0, n) if nothing ran (a call from near the
-	// top of a task), else [d, 2d), [2d, 4d), ..., [2^k, n), d = p.done.
-	chain, first := 1, 0
+//
+// The rest is one forkjoin loop over pieces of at most p.grain units, each
+// a subtree (newFold), and their results combine up the tree as they
+// come (fold.arrive): so the combines run on the workers beside the
+// pieces, each as soon as both its operands exist.
+func reduceRest[R any](p plan, acc R, node func(a, b int) R, combine func(R, R) R) R {
+	strand := strandCalls()
+	f := newFold[R](p.done, p.n, 1<<(bits.Len(uint(max(p.grain, 1)))-1), strand)
+	first := 0
 	if p.done > 0 {
-		chain, first = bits.Len(uint(p.n-1))-bits.Len(uint(p.done-1)), p.done
+		f.put(0, acc)
+		f.arrive(0, combine)
+		first = 1
 	}
-	vals := make([]R, chain)
-	rest := func(w *forkjoin.Worker) {
-		forkjoin.For(w, 0, chain, func(w *forkjoin.Worker, k int) {
-			lo, hi := first<<k, p.n
-			if lo > 0 {
-				hi = min(2*lo, p.n)
+	pieces := plan{done: first, n: len(f.cuts) - 1, grain: 1, w: p.w}
+	if !pieces.finish(nil, func(_ *forkjoin.Worker, lo, hi int) {
+		for j := lo; j < hi; j++ {
+			f.put(j, node(f.cuts[j], f.cuts[j+1]))
+			if !strand {
+				f.arrive(j, combine)
 			}
-			if hi-lo <= piece {
-				vals[k] = node(lo, hi)
-				return
-			}
-			vals[k] = forkjoin.ReduceW(w, 0, (hi-lo-1)/piece+1, zero, func(_ *forkjoin.Worker, j int) R {
-				a := lo + j*piece
-				return node(a, a+min(piece, hi-a))
-			}, combine)
-		})
-	}
-	if !p.runRest(rest) {
+		}
+	}) {
 		var z R
 		return z // pieces were skipped: what ran is not the result
 	}
-	defer rewrap() // the combines run here, in the caller, off the pool
-	if p.done == 0 {
-		return vals[0]
+	if strand && len(f.kids) > 0 {
+		// Strand mode: the combines run after every piece, as the
+		// strands of a join per node, so that the detector sees
+		// them, and the pieces, unordered but for the tree's order.
+		if !pieces.runRest(func(w *forkjoin.Worker) { f.root = f.joinNode(w, 0, combine) }) {
+			var z R
+			return z
+		}
 	}
-	for _, v := range vals {
-		acc = combine(acc, v)
+	return f.root
+}
+
+// fold is the tree of combines over a reduction's pieces. Piece j is the
+// units [cuts[j], cuts[j+1]); the nodes above the pieces are numbered
+// after them. up[id] is node or piece id's parent k times two, plus one if
+// it is the right child, or -1 at the root; slots[2k] and slots[2k+1] hold
+// node k's children's results once they are done, and done[k] counts them.
+// Node 0 is the root, unless a single piece is all of it. In strand mode
+// (strandCalls), kids[k] are node k's children's ids, for joinNode.
+type fold[R any] struct {
+	cuts  []int
+	up    []int32
+	slots []R
+	done  []atomic.Int32
+	kids  [][2]int32
+	root  R
+}
+
+// newFold returns the fold of the pieces that tile [0, n): [0, done) if
+// done > 0 (a power of two), then pieces of at most piece units (a power
+// of two), each a subtree: [b, b+size) with size at most the largest power
+// of two that divides b. With strand set, it records kids.
+func newFold[R any](done, n, piece int, strand bool) *fold[R] {
+	f := &fold[R]{cuts: make([]int, 0, 2+bits.Len(uint(piece))+(n-done)/piece+1)}
+	if done > 0 {
+		f.cuts = append(f.cuts, 0)
 	}
-	return acc
+	for b := done; ; {
+		f.cuts = append(f.cuts, b)
+		if b == n {
+			break
+		}
+		size := piece
+		if b > 0 {
+			size = min(piece, b&-b)
+		}
+		b = min(b+size, n)
+	}
+	np := len(f.cuts) - 1
+	f.up = make([]int32, 2*np-1)
+	f.slots = make([]R, 2*(np-1))
+	f.done = make([]atomic.Int32, np-1)
+	if strand {
+		f.kids = make([][2]int32, np-1)
+	}
+	j, k := 0, 0
+	f.up[f.build(0, n, &j, &k)] = -1
+	return f
+}
+
+// build numbers the nodes of the subtree [a, b), whose pieces start at
+// piece *j, from node *k on, and returns its root's id.
+func (f *fold[R]) build(a, b int, j, k *int) int32 {
+	if f.cuts[*j] == a && f.cuts[*j+1] == b {
+		*j++
+		return int32(*j - 1)
+	}
+	id := *k
+	*k++
+	m := a + 1<<(bits.Len(uint(b-a-1))-1)
+	l := f.build(a, m, j, k)
+	r := f.build(m, b, j, k)
+	f.up[l], f.up[r] = int32(2*id), int32(2*id+1)
+	if f.kids != nil {
+		f.kids[id] = [2]int32{l, r}
+	}
+	return int32(len(f.cuts) - 1 + id)
+}
+
+// joinNode returns node k's result, its children's combined, computing
+// the children that are nodes in parallel (strand mode).
+func (f *fold[R]) joinNode(w *forkjoin.Worker, k int, combine func(R, R) R) R {
+	l, r := forkjoin.Join(w, func(w *forkjoin.Worker) R { return f.result(w, f.kids[k][0], combine) },
+		func(w *forkjoin.Worker) R { return f.result(w, f.kids[k][1], combine) })
+	return combine(l, r)
+}
+
+// result returns the result of piece or node id (strand mode).
+func (f *fold[R]) result(w *forkjoin.Worker, id int32, combine func(R, R) R) R {
+	if np := len(f.cuts) - 1; int(id) >= np {
+		return f.joinNode(w, int(id)-np, combine)
+	}
+	return f.slots[f.up[id]]
+}
+
+// put records piece j's result.
+func (f *fold[R]) put(j int, v R) {
+	if u := f.up[j]; u >= 0 {
+		f.slots[u] = v
+	} else {
+		f.root = v
+	}
+}
+
+// arrive counts piece j done, after put: the call that finds a node's
+// other child done too combines the two and carries the result up.
+func (f *fold[R]) arrive(j int, combine func(R, R) R) {
+	for u := f.up[j]; u >= 0; {
+		k := u >> 1
+		if f.done[k].Add(1) == 1 {
+			return // the other child is still running: its call goes on
+		}
+		v := combine(f.slots[2*k], f.slots[2*k+1])
+		if u = f.up[len(f.cuts)-1+int(k)]; u >= 0 {
+			f.slots[u] = v
+		} else {
+			f.root = v
+		}
+	}
 }
 
 // treeNode returns the tree's result over the units [a, b), leaf(j, j+1)
