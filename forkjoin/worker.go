@@ -57,10 +57,8 @@ type Worker struct {
 
 	stats workerStats
 
-	// Cold fields, after the hot ones, which keep their lines. probes:
-	// deques looked at while idle (stealRound, park's last look), for
-	// tests.
-	probes uint64
+	// Cold fields, after the hot ones, which keep their lines.
+	probes uint64 // deques looked at while idle (stealRound, park's last look), for tests
 	//lint:ignore U1000 read in race builds only (race.go), where strand mode runs
 	race          raceWorker // strand mode's state (strand.go); no room outside race builds
 	spareState               // compensating workers (blocking.go)
@@ -110,10 +108,9 @@ func (w *Worker) Context() context.Context {
 // stop starting new work once it returns true.
 //
 // The flag is set when the invocation or a nested one starts with its
-// context done, and otherwise by the goroutine the context starts when it
-// is canceled (context.AfterFunc): for that goroutine's first moments,
-// Context().Err() may already be non-nil while Canceled still returns
-// false.
+// context done, and otherwise by the goroutine the context starts when it is
+// canceled (context.AfterFunc): for that goroutine's first moments,
+// Context().Err() may be non-nil while Canceled still returns false.
 func (w *Worker) Canceled() bool {
 	if w == nil {
 		panic("forkjoin.Worker.Canceled: w is nil; pass the *Worker your task received")
@@ -212,8 +209,8 @@ func (w *Worker) loop(parked bool) {
 	}
 }
 
-// search looks for work for a few rounds as a searching worker (see sleep).
-// Only w's own goroutine calls it, from loop.
+// search looks for work for a few rounds as a searching worker (see
+// sleep); only loop, on w's goroutine, calls it.
 func (w *Worker) search() *job {
 	s := &w.pool.sleep
 	s.startSearching()
@@ -228,8 +225,8 @@ func (w *Worker) search() *job {
 }
 
 // find returns a job to run: from the worker's own deque, the injector, or
-// (one round) another worker's deque. In shared mode, from the shared queue,
-// then the injector.
+// (one round) another worker's deque; in shared mode, the shared queue, then
+// the injector.
 func (w *Worker) find() *job {
 	p := w.pool
 	if w.shared {
@@ -294,8 +291,7 @@ func (w *Worker) stealFrom(v *Worker) (*job, int) {
 	w.stats.steals.Add(1)
 	w.stats.stolen.Add(uint64(n))
 	if n > 1 {
-		// We keep n-1 of them in our deque: new work, as far as
-		// parked workers are concerned.
+		// The n-1 we keep in our deque are new work to parked workers.
 		w.pool.sleep.notify()
 	}
 	j, _ := w.deque.Pop() // we just pushed n >= 1 and nobody pops our deque but us
@@ -324,9 +320,8 @@ func (w *Worker) runJob(j *job) {
 }
 
 // popOwn pops the top of w's deque if it is a job of w's invocation, for a
-// waiter (findHelp, and Tasks.Wait, which runs its own set's tasks in its
-// own frame); pushBack puts back one it does not run. Only w's goroutine
-// calls them.
+// waiter (findHelp; Tasks.Wait, for its own set's tasks); pushBack puts back
+// one it does not run. Only w's goroutine calls them.
 func (w *Worker) popOwn() *job {
 	if w.shared {
 		return nil
@@ -349,8 +344,8 @@ func (w *Worker) pushBack(j *job) {
 }
 
 // startJob readies w to run j, a job that did not come back to its joiner
-// inline (runJob, and Tasks.Wait for its own set's tasks): the heartbeat's
-// tick, the held scope count, j's invocation, and the first-fork offer.
+// inline (runJob; Tasks.Wait): the heartbeat's tick, the held scope count,
+// j's invocation, and the first-fork offer.
 func (w *Worker) startJob(j *job) {
 	w.tick()
 	if j.scope != w.doneScope {
@@ -396,9 +391,10 @@ func (w *Worker) fork(j *job) {
 	w.push(j)
 }
 
-// push publishes j, whose invocation (j.inv) is set, on w's deque or the shared queue,
-// and wakes a parked worker for it if nobody searches. Only w's goroutine
-// calls it: fork, and closeBatch for a batch stamped when it was opened.
+// push publishes j, whose invocation (j.inv) is set, on w's deque or the
+// shared queue, and wakes a parked worker for it if nobody searches. Only
+// w's goroutine calls it: fork, and closeBatch for a batch stamped when it
+// was opened.
 func (w *Worker) push(j *job) {
 	if w.promotable() {
 		w.promoteAll() // keep the deque in fork order (heartbeat.go)
