@@ -30,9 +30,10 @@ import (
 // parallelism is measured on the two-worker pool, where par.Sort, the
 // sorts' partitioning and MatMul's leaves take the shape they run in, and
 // the work is the plain one-worker time scaled by the measured work on two
-// workers over that on one. Each time is the least of five runs, each work
-// the least measured, and the span and parallelisms those of the run of
-// the least span: load on the machine only adds to them.
+// workers over that on one. The four kinds of run take turns, five rounds
+// after one to warm up; each time is the least of its five, each work the
+// least measured, and the span and parallelisms those of the run of the
+// least span: load on the machine only adds to them.
 //
 // It fails if the measurement costs more than 3× the plain run for a
 // program whose strands average a microsecond or more (all but fib(25)).
@@ -83,43 +84,45 @@ func TestWorkSpanBounds(t *testing.T) {
 	defer p1.Close()
 	p2 := forkjoin.New(forkjoin.Workers(2))
 	defer p2.Close()
-	least := func(prepare, f func()) time.Duration {
-		best := time.Duration(1 << 62)
-		for range 5 {
-			if prepare != nil {
-				prepare()
-			}
-			t := time.Now()
-			f()
-			best = min(best, time.Since(t))
-		}
-		return best
-	}
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "program\tplain T1\tmeasured\tcost\tper fork\twork (1 worker)\twork (2)\tspan (2)\tparallelism\tburdened par.\tforks\tT2\tT2 ≥\tT2 ≤\tT2 ≤ (burdened)\tT2 in bounds\t")
 	for _, pr := range progs {
-		t1 := least(pr.prepare, func() { forkjoin.Run(p1, pr.run) })
-		t2 := least(pr.prepare, func() { forkjoin.Run(p2, pr.run) })
-		// measure returns the figures of the run of the least span on p,
-		// the least work of the runs, and the least time: load only
-		// lengthens each.
-		measure := func(p *forkjoin.Pool) (ws forkjoin.WorkSpan, work, took time.Duration) {
-			took = least(pr.prepare, func() {
+		// The kinds of run take turns, so that a slow spell of the
+		// machine (a cold cache, a neighbour's load) falls on all alike.
+		once := func(f func()) time.Duration {
+			if pr.prepare != nil {
+				pr.prepare()
+			}
+			t := time.Now()
+			f()
+			return time.Since(t)
+		}
+		measured := func(p *forkjoin.Pool, ws *forkjoin.WorkSpan, work *time.Duration) func() {
+			return func() {
 				got, err := forkjoin.MeasureWorkSpan(p, pr.run)
 				if err != nil {
 					t.Fatal(err)
 				}
-				if ws.Span == 0 || got.Span < ws.Span {
-					ws = got
+				if ws != nil && (ws.Span == 0 || got.Span < ws.Span) {
+					*ws = got
 				}
-				if work == 0 || got.Work < work {
-					work = got.Work
+				if *work == 0 || got.Work < *work {
+					*work = got.Work
 				}
-			})
-			return ws, work, took
+			}
 		}
-		_, work1, tm := measure(p1)
-		ws, work2, _ := measure(p2)
+		var ws forkjoin.WorkSpan
+		var work1, work2 time.Duration
+		t1, t2, tm := time.Duration(1<<62), time.Duration(1<<62), time.Duration(1<<62)
+		for round := range 6 {
+			a := once(func() { forkjoin.Run(p1, pr.run) })
+			b := once(func() { forkjoin.Run(p2, pr.run) })
+			c := once(measured(p1, nil, &work1))
+			once(measured(p2, &ws, &work2))
+			if round > 0 { // round 0 warms up
+				t1, t2, tm = min(t1, a), min(t2, b), min(tm, c)
+			}
+		}
 		// The program's shape on two workers may hold more work than on
 		// one (the radix sort's per-worker buckets): its plain work is
 		// T1 times the ratio of the two measured works.
