@@ -91,22 +91,24 @@
 //		return combine(tree(v[:p]), tree(v[p:]))
 //	}
 //
-// This is forkjoin.Reduce's tree; a float sum by Reduce is the pairwise
-// sum. A call that goes parallel cuts the rest into pieces (at most 512
-// per worker), each a subtree, and combines their results up the tree as
-// they come in: the worker that finishes the second operand of a combine
-// runs it. Its extra memory is two partial results and about 20 bytes of
-// bookkeeping per piece, freed when it returns. Scan's grouping, leaves
-// folded to totals and scanned from carries, is in its doc. A combine that is associative gives the
-// serial fold's result, grouped differently; one that is not (float
-// addition) gives the same result on every run. For integer, boolean and
-// string values, and arrays and structs of them, which any grouping of an
-// associative combine leaves the same, Reduce and Scan fold a serial
-// stretch without the tree: Scan from the left, Reduce as four folds of
-// its quarters side by side, combined in order. The value is the same,
-// with fewer partial results kept across the calls. There, a combine that
-// is not associative (integer subtraction) has no result to keep: it is a
-// bug.
+// This is forkjoin.Reduce's tree; a float sum by Reduce is the pairwise sum.
+// A call that goes parallel cuts the rest into pieces (about 512 per worker
+// at most, and 65 536 in all), each a subtree, and combines their results up
+// the tree as they come in: the worker that finishes the second operand of a
+// combine runs it (under the race detector, a join per combine after the
+// pieces). Its extra memory is two partial results and about 20 bytes of
+// bookkeeping per piece, freed when it returns, beside the partial results
+// (log₂ of a piece's length) a worker keeps on its stack in a piece. Scan's
+// grouping, leaves folded to totals and scanned from carries, is in its doc.
+// A combine that is associative gives the serial fold's result, grouped
+// differently; one that is not (float addition) gives the same result on
+// every run. For integer, boolean and string values, and arrays and structs
+// of them, which any grouping of an associative combine leaves the same,
+// Reduce and Scan fold a serial stretch without the tree: Scan from the
+// left, Reduce as four folds of its quarters side by side, combined in
+// order. The value is the same, with fewer partial results kept across the
+// calls. There, a combine that is not associative (integer subtraction) has
+// no result to keep: it is a bug.
 //
 // # Panics and cancellation
 //

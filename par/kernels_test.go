@@ -398,8 +398,9 @@ func TestBusyProcessorsKeepCallsSerial(t *testing.T) {
 // TestCombinePanicIsPanicError panics in the combine of Reduce and
 // ReduceRange. Forced parallel over two elements, the serial start and the
 // one piece on the pool each fold an element without a combine: the only
-// combine is that of their results, after the pool has finished, and its
-// panic must come out as a *forkjoin.PanicError like any other.
+// combine is that of their results, run by the worker that finishes the
+// piece (or, in strand mode, by a join after the pieces), and its panic
+// must come out as a *forkjoin.PanicError like any other.
 func TestCombinePanicIsPanicError(t *testing.T) {
 	if forkjoin.Default().Workers() < 2 {
 		t.Skip("one worker: every call is serial")

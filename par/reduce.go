@@ -122,8 +122,8 @@ func leafSize(n int) int {
 // package doc). A subtree of 2^k units starts at a multiple of 2^k, so the
 // tree of [0, 2^k) is that of [0, 2^(k-1)) combined with that of
 // [2^(k-1), 2^k), and the serial start runs chunks that double: after each,
-// one partial result holds all that has run. The rest, [d, m) for a power
-// of two d, is cut into pieces that are subtrees too: [b, b+s) is one
+// one partial result holds all that has run. The rest, [d, m) for d a
+// power of two or 0, is cut into pieces that are subtrees too: [b, b+s) is one
 // wherever s is a power of two that divides b, and [b, m) is one when b is
 // a multiple of a power of two at least m-b (reduceRest).
 
@@ -151,13 +151,18 @@ func extend[R any](acc R, lo, hi int, node func(a, b int) R, combine func(R, R) 
 // node(a, b) computes a subtree [a, b) serially: b-a is at most the
 // largest power of two that divides a (any, for a = 0).
 //
-// The rest is one forkjoin loop over pieces of at most p.grain units, each
-// a subtree (newFold), and their results combine up the tree as they
-// come (fold.arrive): so the combines run on the workers beside the
-// pieces, each as soon as both its operands exist.
+// The rest is one forkjoin loop over pieces of at most p.grain units (or
+// more, to keep them at most maxFoldPieces), each a subtree (newFold), and
+// their results combine up the tree as they come (fold.arrive): so the
+// combines run on the workers beside the pieces, each as soon as both its
+// operands exist.
 func reduceRest[R any](p plan, acc R, node func(a, b int) R, combine func(R, R) R) R {
 	strand := strandCalls()
-	f := newFold[R](p.done, p.n, 1<<(bits.Len(uint(max(p.grain, 1)))-1), strand)
+	piece := 1 << (bits.Len(uint(max(p.grain, 1))) - 1) // a power of two units
+	if rest := p.n - p.done; rest/piece > maxFoldPieces {
+		piece = 1 << bits.Len(uint((rest-1)/maxFoldPieces))
+	}
+	f := newFold[R](p.done, p.n, piece, strand)
 	first := 0
 	if p.done > 0 {
 		f.put(0, acc)
@@ -187,6 +192,12 @@ func reduceRest[R any](p plan, acc R, node func(a, b int) R, combine func(R, R) 
 	}
 	return f.root
 }
+
+// maxFoldPieces bounds the pieces of a reduction's rest, and so its fold's
+// memory: a few megabytes for a small R. The plans ask for at most about
+// 2·maxPieces per worker, so the bound binds from 128 workers on, and for a
+// test's forced grain of one unit, which would ask for a piece per unit.
+const maxFoldPieces = 1 << 16
 
 // fold is the tree of combines over a reduction's pieces. Piece j is the
 // units [cuts[j], cuts[j+1]); the nodes above the pieces are numbered
