@@ -457,7 +457,7 @@ func BenchmarkGroupTreeWalk(b *testing.B) {
 			}
 		}
 	})
-	// The floor of group-dirs' code shape: its closures and result array,
+	// The floor of group-dirs' code shape: its closures and results slice,
 	// made and called in order with no scheduler (see WalkClosures).
 	b.Run("serial-closures", func(b *testing.B) {
 		b.ReportAllocs()

@@ -33,15 +33,14 @@ import (
 //     costs no goroutine: an eager fork (a push, a wake-up check, and a
 //     pop or a steal), the group's bookkeeping, and f's closure, which
 //     escapes to the heap; with Wait's share, about what a SHA-256 of 64
-//     bytes costs, so a Go should carry work of a microsecond or more. A tree walk with
-//     a group per directory that hashes its files itself and passes only
-//     subdirectories to Go pays that per directory, not per node. Each
-//     level of a recursion through Go and Wait also takes about a quarter
-//     of a kilobyte of the worker's stack beside the function's own
-//     frames, which the stack grows by copying, as a deep serial
-//     recursion's does. From an ordinary goroutine,
-//     each function is an invocation of its own, as costly as an Invoke
-//     and a goroutine.
+//     bytes costs, so a Go should carry work of a microsecond or more. A
+//     tree walk with a group per directory that hashes its files itself and
+//     passes only subdirectories to Go pays that per directory, not per
+//     node. Each level of a recursion through Go and Wait also takes about a
+//     quarter of a kilobyte of the worker's stack beside the function's own
+//     frames, which the stack grows by copying, as a deep serial recursion's
+//     does. From an ordinary goroutine, each function is an invocation of
+//     its own, as costly as an Invoke and a goroutine.
 //   - Wait called from a task waits without holding a worker: it runs the
 //     group's functions it can, and otherwise parks, and the pool counts
 //     it as blocked (see below).

@@ -39,15 +39,17 @@ func (t *Tree) SerialHash(i int32) HashTot {
 }
 
 // WalkGroup walks the tree with a par.Group per directory, the errgroup
-// way: every child, file or directory, is a function passed to Go, and the
-// directory's function waits for its group.
+// way: every child, file or directory, is a function passed to Go that
+// stores its result in a slice made for the directory's children (as
+// errgroup's own example keeps its results), and the directory's function
+// waits for its group.
 func (t *Tree) WalkGroup(i int32) HashTot {
 	s := t.VisitHash(i)
 	kids := t.Children(i)
 	if len(kids) == 0 {
 		return s
 	}
-	var res [maxKids]HashTot
+	res := make([]HashTot, len(kids))
 	var g par.Group
 	for k, c := range kids {
 		g.Go(func() error { res[k] = t.WalkGroup(c); return nil })
@@ -55,8 +57,8 @@ func (t *Tree) WalkGroup(i int32) HashTot {
 	if err := g.Wait(); err != nil {
 		panic(err)
 	}
-	for k := range kids {
-		s = s.add(res[k])
+	for _, r := range res {
+		s = s.add(r)
 	}
 	return s
 }
@@ -70,7 +72,7 @@ func (t *Tree) WalkGroupDirs(i int32) HashTot {
 	if len(kids) == 0 {
 		return s
 	}
-	var res [maxKids]HashTot
+	res := make([]HashTot, len(kids))
 	var g par.Group
 	for k, c := range kids {
 		if t.Start[c] == t.Start[c+1] {
@@ -82,16 +84,16 @@ func (t *Tree) WalkGroupDirs(i int32) HashTot {
 	if err := g.Wait(); err != nil {
 		panic(err)
 	}
-	for k := range kids {
-		s = s.add(res[k])
+	for _, r := range res {
+		s = s.add(r)
 	}
 	return s
 }
 
 // WalkClosures is WalkGroupDirs with the group's scheduling taken out: the
-// same result array, and a closure per subdirectory made and kept as Go
+// same results slice, and a closure per subdirectory made and kept as Go
 // keeps it, then called in order. It is the floor of that code shape: what
-// the closures and the array the directory shares with them cost, on one
+// the closures and the slice the directory shares with them cost, on one
 // worker, before any fork.
 func (t *Tree) WalkClosures(i int32) HashTot {
 	s := t.VisitHash(i)
@@ -99,7 +101,7 @@ func (t *Tree) WalkClosures(i int32) HashTot {
 	if len(kids) == 0 {
 		return s
 	}
-	var res [maxKids]HashTot
+	res := make([]HashTot, len(kids))
 	fs := closureList{fs: make([]func() error, 0, maxKids)}
 	for k, c := range kids {
 		if t.Start[c] == t.Start[c+1] {
@@ -111,8 +113,8 @@ func (t *Tree) WalkClosures(i int32) HashTot {
 	if err := fs.run(); err != nil {
 		panic(err)
 	}
-	for k := range kids {
-		s = s.add(res[k])
+	for _, r := range res {
+		s = s.add(r)
 	}
 	return s
 }
