@@ -227,11 +227,11 @@ type scopeCounts struct {
 // inline and publish nothing for the thieves (TestBackloggedScopeKeepsPublishing).
 func (w *Worker) finishScopeTask(s *S, n int64) {
 	if w.doneScope != s {
-		w.flushScope()
+		w.flushHeld()
 		w.doneScope = s
 	}
 	if w.doneCount += n; w.doneCount >= scopeFlushEvery {
-		w.flushScope()
+		w.flushHeld()
 	}
 }
 
@@ -242,11 +242,13 @@ func (w *Worker) finishScopeTask(s *S, n int64) {
 // pendingPerWorker (16384) per worker.
 const scopeFlushEvery = 256
 
-// flushScope publishes w's batched scope counts.
-func (w *Worker) flushScope() {
+// flushHeld publishes the counts w holds back: its batched scope count,
+// and its share of a task set's (flushTasks, tasks.go).
+func (w *Worker) flushHeld() {
 	if s := w.doneScope; s != nil {
 		n := w.doneCount
 		w.doneScope, w.doneCount = nil, 0
 		s.finish(n)
 	}
+	w.flushTasks()
 }

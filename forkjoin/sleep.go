@@ -175,7 +175,7 @@ func (s *sleep) stopSearching(found bool) {
 // unable to run the work (another invocation's; see waitFor), and a wake-up
 // spent on it would otherwise be lost while an idle worker sleeps on.
 func (w *Worker) park(pr probe) {
-	w.flushScope() // nobody may wait on counts we hold while we sleep
+	w.flushHeld() // nobody may wait on counts we hold while we sleep
 	w.flushGiveBack()
 	p := w.pool
 	s := &p.sleep

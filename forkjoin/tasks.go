@@ -148,7 +148,7 @@ func (t *Tasks) start(w *Worker, call string, fn func(*Worker), efn func() error
 		strandTasksStart(t, w.pool, w, fn)
 		return true
 	}
-	t.pending.Add(1)
+	w.countStart(t)
 	j := t.task(w)
 	j.fn, j.efn, j.end = fn, efn, end
 	w.fork(&j.job)
@@ -239,20 +239,20 @@ func (j *tasksJob) ended(w *Worker) {
 		t.record(pe)
 	case goexit:
 		t.record(pe)
-		t.tell(end, nil, nil)
+		t.tell(w, end, nil, nil)
 		return
 	default:
-		t.tell(end, err, pe)
+		t.tell(w, end, err, pe)
 		return
 	}
-	t.finish()
+	w.countEnd(t)
 }
 
 // tell calls end.TaskEnded and then counts the task finished, even if
 // TaskEnded panics (the panic is recorded for Wait) or calls
 // runtime.Goexit (recorded as ErrGoexit): user code must not leave the set
 // waiting for ever.
-func (t *Tasks) tell(end TaskEnd, err error, pe *PanicError) {
+func (t *Tasks) tell(w *Worker, end TaskEnd, err error, pe *PanicError) {
 	told := false
 	defer func() {
 		if !told {
@@ -262,7 +262,7 @@ func (t *Tasks) tell(end TaskEnd, err error, pe *PanicError) {
 				t.record(goexitPanic())
 			}
 		}
-		t.finish()
+		w.countEnd(t)
 	}()
 	end.TaskEnded(err, pe)
 	told = true
@@ -324,6 +324,79 @@ func (t *Tasks) record(pe *PanicError) {
 	}
 }
 
+// tasksCounts is a worker's share of one set's count, heldSet's, not yet
+// taken off its pending: tasks of the set that ended on the worker, and
+// starts the worker reserved while it runs a task of the set. So a set
+// whose tasks start and end on the workers by the million (a recursion
+// with one Group at its root) does not bounce its counter between cores
+// once per task. pending counts the share, so it never falls below the
+// tasks still running; the worker gives it back (flushTasks) before it
+// runs a job that is not a task of heldSet, when it finds no work, while
+// it waits, at every tasksFlushEvery, and before it reserves for another
+// set: so a waiter never waits on a share held by a worker that is not
+// running a task of the set, or code that a task of the set runs. Owner
+// only.
+type tasksCounts struct {
+	heldSet *Tasks
+	heldN   int64
+}
+
+const (
+	// tasksReserve is how many starts a worker reserves with one add.
+	tasksReserve = 32
+	// tasksFlushEvery bounds a worker's share.
+	tasksFlushEvery = 256
+)
+
+// countStart counts a task of t about to start on w: from w's share of
+// t, else, from one of t's own tasks (Within), by reserving tasksReserve
+// starts in one add, else by one add.
+func (w *Worker) countStart(t *Tasks) {
+	switch {
+	case w.heldSet == t && w.heldN > 0:
+		w.heldN--
+	case t.Within(w):
+		w.flushTasks()
+		t.pending.Add(tasksReserve)
+		w.heldSet, w.heldN = t, tasksReserve-1
+	default:
+		t.pending.Add(1)
+	}
+}
+
+// countEnd counts a task of t that ended on w into w's share.
+func (w *Worker) countEnd(t *Tasks) {
+	if w.heldSet != t {
+		w.flushTasks()
+		w.heldSet = t
+	}
+	if w.heldN++; w.heldN >= tasksFlushEvery {
+		w.flushTasks()
+	}
+}
+
+// flushTasks gives w's share back to its set, waking the set's waiters if
+// that leaves nothing pending.
+func (w *Worker) flushTasks() {
+	if t := w.heldSet; t != nil {
+		n := w.heldN
+		w.heldSet, w.heldN = nil, 0
+		if n != 0 {
+			t.finished(t.pending.Add(-n))
+		}
+	}
+}
+
+// shareFits reports whether w holds no share of a set's count, or that of
+// the set j is a task of: otherwise w gives its share back before it runs j.
+func (w *Worker) shareFits(j *job) bool {
+	if w.heldSet == nil {
+		return true
+	}
+	tj, ok := j.run.(*tasksJob)
+	return ok && tj.set == w.heldSet
+}
+
 // finish counts a task down and, when it was the last and somebody may be
 // waiting, wakes the waiters. Sequential consistency pairs a waiter's
 // store to sleepy before its load of pending with our decrement before our
@@ -349,7 +422,8 @@ func (t *Tasks) finished(n int64) {
 }
 
 // Pending returns the number of the set's tasks that have started and not
-// finished: a snapshot.
+// finished: a snapshot, which may count for a moment tasks that have just
+// finished, and starts that a worker reserved for tasks of the set.
 func (t *Tasks) Pending() int { return int(t.pending.Load()) }
 
 // Wait returns once every task started in the set has finished, including
@@ -394,10 +468,9 @@ func (t *Tasks) Wait(w *Worker) {
 			w.startJob(&j.job)
 			j.execute(w)
 		}
+		w.flushHeld() // as waitFor does: hold no count on return, t's included
 		if t.pending.Load() != 0 {
 			w.waitFor(t, nil)
-		} else {
-			w.flushScope() // as waitFor does: hold no scope's count on return
 		}
 	}
 	if raceStrands {

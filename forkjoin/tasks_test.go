@@ -215,3 +215,44 @@ func TestTasksGoErrNil(t *testing.T) {
 		}
 	}
 }
+
+// TestTasksShareGivenBackBeforeOtherWork: a worker that ended a task of a
+// set holds the count back only while it runs the set's tasks. Here the
+// one worker ends the set's last task with another caller's invocation
+// queued, which blocks until the set's Wait returns: the worker must give
+// the set's count back before it starts that invocation, or the Wait, and
+// so the invocation, wait for ever.
+func TestTasksShareGivenBackBeforeOtherWork(t *testing.T) {
+	p := forkjoin.New(forkjoin.Workers(1))
+	defer p.Close()
+	var ts forkjoin.Tasks
+	gate, ran, release := make(chan struct{}), make(chan struct{}), make(chan struct{})
+	ts.Submit(p, func(w *forkjoin.Worker) {
+		ts.Go(w, func(*forkjoin.Worker) {
+			close(ran)
+			<-gate // until the other invocation is queued behind us
+		})
+	})
+	<-ran
+	other := make(chan struct{})
+	go func() {
+		forkjoin.Run(p, func(*forkjoin.Worker) { <-release })
+		close(other)
+	}()
+	time.Sleep(2 * time.Millisecond) // the invocation reaches the pool's queue; less than a spare's delay
+	close(gate)
+	waited := make(chan struct{})
+	go func() {
+		ts.Wait(nil)
+		close(waited)
+	}()
+	select {
+	case <-waited:
+	case <-time.After(10 * time.Second):
+		close(release) // so that Close can end the pool
+		<-other
+		t.Fatal("Tasks.Wait did not return: the worker kept the set's count while it ran another invocation")
+	}
+	close(release)
+	<-other
+}

@@ -53,6 +53,7 @@ type Worker struct {
 	lazyFrames  // lazy forks and the heartbeat that promotes them (heartbeat.go)
 	recordCache // free records, and records to give back (records.go)
 	scopeCounts // finished scope tasks not yet published (scope.go)
+	tasksCounts // a task set's count held back (tasks.go)
 	remoteLine  // the fields other workers write, on a line of their own
 
 	stats workerStats
@@ -159,7 +160,7 @@ func (w *Worker) loop(parked bool) {
 			// A spare whose blockage ended (blocking.go, monitor.go),
 			// between two tasks: it goes dormant even while work
 			// remains, which the pool's own workers take.
-			w.flushScope()
+			w.flushHeld()
 			if !w.rest() {
 				exited = true
 				return
@@ -172,7 +173,7 @@ func (w *Worker) loop(parked bool) {
 			j = w.find()
 		}
 		if j == nil {
-			w.flushScope()
+			w.flushHeld()
 			// Searching, even right after a wake-up: a searcher that
 			// finds work wakes the next worker (stopSearching), so a
 			// wake-up is passed on as long as work keeps turning up.
@@ -348,8 +349,8 @@ func (w *Worker) pushBack(j *job) {
 // j's invocation, and the first-fork offer.
 func (w *Worker) startJob(j *job) {
 	w.tick()
-	if j.scope != w.doneScope {
-		w.flushScope()
+	if j.scope != w.doneScope || !w.shareFits(j) {
+		w.flushHeld()
 	}
 	if j.inv != w.inv {
 		w.setInv(j.inv)
@@ -431,7 +432,7 @@ func (w *Worker) takeBack(j *job) bool {
 			return true
 		}
 		w.runJob(x)
-		w.flushScope()
+		w.flushHeld()
 	}
 }
 
@@ -449,7 +450,7 @@ func (w *Worker) takeBackJoin(j *job) bool {
 		// not joined yet, or a spawn batch published inside fa): fall
 		// back to the general loop.
 		w.runJob(x)
-		w.flushScope()
+		w.flushHeld()
 		return w.takeBack(j)
 	}
 	return ok
@@ -471,7 +472,7 @@ func (w *Worker) waitFor(pr probe, hint *job) {
 	w.closeBatch() // others may be idle now
 
 	idle := 0
-	for w.flushScope(); !pr.done(); w.flushScope() {
+	for w.flushHeld(); !pr.done(); w.flushHeld() {
 		if x := w.findHelp(hint); x != nil {
 			w.runJob(x)
 			idle = 0
