@@ -38,7 +38,7 @@ type Worker struct {
 	// workers steal (stealFrom); wsdeque keeps the two ends apart.
 	deque  wsdeque.Deque[*job]
 	rng    uint64      // random's state
-	inv    *invocation // the invocation whose task is running; nil while idle
+	inv    *invocation // the invocation of the running (or last) job; nil once idle (runJob)
 	nTasks uint64      // tasks forked since the last flushStats (stats.go)
 	// curInv mirrors inv for other goroutines: helpers on other
 	// workers, which steal from us while they wait only if we run their
@@ -58,8 +58,7 @@ type Worker struct {
 
 	stats workerStats
 
-	// Cold fields, after the hot ones, which keep their lines.
-	probes uint64 // deques looked at while idle (stealRound, park's last look), for tests
+	probes uint64 // cold from here on: deques probed while idle (stealRound, park), for tests
 	//lint:ignore U1000 read in race builds only (race.go), where strand mode runs
 	race          raceWorker // strand mode's state (strand.go); no room outside race builds
 	spareState               // compensating workers (blocking.go)
@@ -160,6 +159,7 @@ func (w *Worker) loop(parked bool) {
 			// A spare whose blockage ended (blocking.go, monitor.go),
 			// between two tasks: it goes dormant even while work
 			// remains, which the pool's own workers take.
+			w.setInv(nil)
 			w.flushHeld()
 			if !w.rest() {
 				exited = true
@@ -173,21 +173,21 @@ func (w *Worker) loop(parked bool) {
 			j = w.find()
 		}
 		if j == nil {
+			w.setInv(nil) // idle: see runJob
 			w.flushHeld()
-			// Searching, even right after a wake-up: a searcher that
-			// finds work wakes the next worker (stopSearching), so a
-			// wake-up is passed on as long as work keeps turning up.
-			// Unwoken, search only while searchers are fewer than half
-			// the busy workers, as the Go scheduler limits its spinning
-			// Ms: with more workers than cores, searchers would take the
-			// producers' CPU. (park's last look still sees all work.)
+			// Search even right after a wake-up: a searcher that finds
+			// work wakes the next (stopSearching), so a wake-up is passed
+			// on while work keeps turning up. Unwoken, search only while
+			// searchers are fewer than half the busy workers, as Go limits
+			// its spinning Ms: with more workers than cores, searchers
+			// would take the producers' CPU (park's last look sees all).
 			if woken || p.sleep.maySearch(p.size) {
 				j = w.search()
 			}
 		}
 		woken = false
 		if j != nil {
-			w.runJob(j)
+			w.runJob(j, false)
 			continue
 		}
 		if p.shutdown.Load() {
@@ -299,23 +299,23 @@ func (w *Worker) stealFrom(v *Worker) (*job, int) {
 	return j, n
 }
 
-// runJob runs a job found on a deque or queue: one that did not come back
-// to its joiner inline.
-func (w *Worker) runJob(j *job) {
+// runJob runs a job found on a deque or queue. A waiting task's help
+// (restore) gets the task's invocation back; loop keeps j's, and clears it
+// once it finds no work, so that jobs in a row pay no switch.
+func (w *Worker) runJob(j *job, restore bool) {
 	saved := w.inv
 	w.startJob(j)
 	finished := false
 	defer func() {
 		if !finished {
-			// runtime.Goexit is unwinding this goroutine (a panic cannot
-			// reach here: execute recovers it). Fail the job, so that
-			// its joiner does not wait for ever.
+			// runtime.Goexit is unwinding (execute recovers panics): fail
+			// the job, so that its joiner does not wait for ever.
 			j.run.abandon(w)
 		}
 	}()
 	j.run.execute(w)
 	finished = true
-	if w.inv != saved {
+	if restore && w.inv != saved {
 		w.setInv(saved)
 	}
 }
@@ -364,10 +364,9 @@ func (w *Worker) startJob(j *job) {
 // invocation being left are promoted first.
 //
 // The worker's goroutine takes the profiler labels of the invocation's
-// context (InvokeContext with a context made by pprof.WithLabels or inside
-// pprof.Do), so that CPU profiles attribute the parallel work to the request
-// it serves. Switching labels costs a context lookup, paid only when the
-// invocation changes and one side has a context.
+// context (InvokeContext with pprof.WithLabels or pprof.Do), so that CPU
+// profiles credit the parallel work to its request; a switch costs a
+// context lookup, paid only when one side has a context.
 func (w *Worker) setInv(inv *invocation) {
 	if w.promotable() {
 		w.promoteAll() // lazy frames are of w.inv (heartbeat.go)
@@ -431,7 +430,7 @@ func (w *Worker) takeBack(j *job) bool {
 		if x == j {
 			return true
 		}
-		w.runJob(x)
+		w.runJob(x, true)
 		w.flushHeld()
 	}
 }
@@ -449,7 +448,7 @@ func (w *Worker) takeBackJoin(j *job) bool {
 		// Not strictly nested after all (a Future spawned inside fa and
 		// not joined yet, or a spawn batch published inside fa): fall
 		// back to the general loop.
-		w.runJob(x)
+		w.runJob(x, true)
 		w.flushHeld()
 		return w.takeBack(j)
 	}
@@ -474,7 +473,7 @@ func (w *Worker) waitFor(pr probe, hint *job) {
 	idle := 0
 	for w.flushHeld(); !pr.done(); w.flushHeld() {
 		if x := w.findHelp(hint); x != nil {
-			w.runJob(x)
+			w.runJob(x, true)
 			idle = 0
 			continue
 		}
