@@ -240,12 +240,16 @@ func (j *tasksJob) ended(w *Worker) {
 	case goexit:
 		t.record(pe)
 		t.tell(w, end, nil, nil)
+		w.flushTasks() // the goroutine unwinds on, through code that may not be t's
 		return
 	default:
 		t.tell(w, end, err, pe)
 		return
 	}
 	w.countEnd(t)
+	if goexit {
+		w.flushTasks() // the goroutine unwinds on, through code that may not be t's
+	}
 }
 
 // tell calls end.TaskEnded and then counts the task finished, even if
@@ -261,6 +265,8 @@ func (t *Tasks) tell(w *Worker, end TaskEnd, err error, pe *PanicError) {
 			} else {
 				t.record(goexitPanic())
 			}
+			t.finish() // TaskEnded panicked or called Goexit: count it at once
+			return
 		}
 		w.countEnd(t)
 	}()

@@ -38,7 +38,7 @@ type Worker struct {
 	// workers steal (stealFrom); wsdeque keeps the two ends apart.
 	deque  wsdeque.Deque[*job]
 	rng    uint64      // random's state
-	inv    *invocation // the invocation of the running (or last) job; nil once idle (runJob)
+	inv    *invocation // the invocation whose task is running; nil while idle
 	nTasks uint64      // tasks forked since the last flushStats (stats.go)
 	// curInv mirrors inv for other goroutines: helpers on other
 	// workers, which steal from us while they wait only if we run their
@@ -159,7 +159,6 @@ func (w *Worker) loop(parked bool) {
 			// A spare whose blockage ended (blocking.go, monitor.go),
 			// between two tasks: it goes dormant even while work
 			// remains, which the pool's own workers take.
-			w.setInv(nil)
 			w.flushHeld()
 			if !w.rest() {
 				exited = true
@@ -173,7 +172,6 @@ func (w *Worker) loop(parked bool) {
 			j = w.find()
 		}
 		if j == nil {
-			w.setInv(nil) // idle: see runJob
 			w.flushHeld()
 			// Search even right after a wake-up: a searcher that finds
 			// work wakes the next (stopSearching), so a wake-up is passed
@@ -187,7 +185,7 @@ func (w *Worker) loop(parked bool) {
 		}
 		woken = false
 		if j != nil {
-			w.runJob(j, false)
+			w.runJob(j)
 			continue
 		}
 		if p.shutdown.Load() {
@@ -299,10 +297,9 @@ func (w *Worker) stealFrom(v *Worker) (*job, int) {
 	return j, n
 }
 
-// runJob runs a job found on a deque or queue. A waiting task's help
-// (restore) gets the task's invocation back; loop keeps j's, and clears it
-// once it finds no work, so that jobs in a row pay no switch.
-func (w *Worker) runJob(j *job, restore bool) {
+// runJob runs a job found on a deque or queue: one that did not come back
+// to its joiner inline.
+func (w *Worker) runJob(j *job) {
 	saved := w.inv
 	w.startJob(j)
 	finished := false
@@ -315,7 +312,7 @@ func (w *Worker) runJob(j *job, restore bool) {
 	}()
 	j.run.execute(w)
 	finished = true
-	if restore && w.inv != saved {
+	if w.inv != saved {
 		w.setInv(saved)
 	}
 }
@@ -430,7 +427,7 @@ func (w *Worker) takeBack(j *job) bool {
 		if x == j {
 			return true
 		}
-		w.runJob(x, true)
+		w.runJob(x)
 		w.flushHeld()
 	}
 }
@@ -448,7 +445,7 @@ func (w *Worker) takeBackJoin(j *job) bool {
 		// Not strictly nested after all (a Future spawned inside fa and
 		// not joined yet, or a spawn batch published inside fa): fall
 		// back to the general loop.
-		w.runJob(x, true)
+		w.runJob(x)
 		w.flushHeld()
 		return w.takeBack(j)
 	}
@@ -473,7 +470,7 @@ func (w *Worker) waitFor(pr probe, hint *job) {
 	idle := 0
 	for w.flushHeld(); !pr.done(); w.flushHeld() {
 		if x := w.findHelp(hint); x != nil {
-			w.runJob(x, true)
+			w.runJob(x)
 			idle = 0
 			continue
 		}
