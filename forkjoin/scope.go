@@ -227,11 +227,11 @@ type scopeCounts struct {
 // inline and publish nothing for the thieves (TestBackloggedScopeKeepsPublishing).
 func (w *Worker) finishScopeTask(s *S, n int64) {
 	if w.doneScope != s {
-		w.flushHeld()
+		w.flushScope()
 		w.doneScope = s
 	}
 	if w.doneCount += n; w.doneCount >= scopeFlushEvery {
-		w.flushHeld()
+		w.flushScope()
 	}
 }
 
@@ -242,13 +242,18 @@ func (w *Worker) finishScopeTask(s *S, n int64) {
 // pendingPerWorker (16384) per worker.
 const scopeFlushEvery = 256
 
-// flushHeld publishes the counts w holds back: its batched scope count,
+// flushHeld publishes every count w holds back: its batched scope count,
 // and its share of a task set's (flushTasks, tasks.go).
 func (w *Worker) flushHeld() {
+	w.flushScope()
+	w.flushTasks()
+}
+
+// flushScope publishes w's batched scope count.
+func (w *Worker) flushScope() {
 	if s := w.doneScope; s != nil {
 		n := w.doneCount
 		w.doneScope, w.doneCount = nil, 0
 		s.finish(n)
 	}
-	w.flushTasks()
 }

@@ -237,16 +237,13 @@ func (j *tasksJob) ended(w *Worker) {
 	switch {
 	case end == nil:
 		t.record(pe)
+		w.countEnd(t)
 	case goexit:
 		t.record(pe)
 		t.tell(w, end, nil, nil)
-		w.flushTasks() // the goroutine unwinds on, through code that may not be t's
-		return
 	default:
 		t.tell(w, end, err, pe)
-		return
 	}
-	w.countEnd(t)
 	if goexit {
 		w.flushTasks() // the goroutine unwinds on, through code that may not be t's
 	}
