@@ -2,8 +2,6 @@ package radix
 
 import (
 	"math/bits"
-	"sync"
-	"unsafe"
 
 	"github.com/fjkit/fjkit/forkjoin"
 )
@@ -174,7 +172,7 @@ func countDigit[E integer, K unsigned](s []E, flip, first K, shift uint, width i
 	for _, x := range s {
 		k := K(x) ^ flip
 		diff |= k ^ first
-		h[uint(k>>shift&mask)&(msdRadix-1)]++
+		h[uint(k>>(shift&63)&mask)&(msdRadix-1)]++
 	}
 	return diff
 }
@@ -267,247 +265,6 @@ func (r *sorter[E, K]) msdWidth(n, below int) int {
 	return min(msdBits, below)
 }
 
-// lsd sorts x by the bits below `below` with two least-significant-digit
-// passes over the top 2*lsdBits bits in which the keys differ, then
-// finishes each group of keys equal in those bits by the bits below them.
-//
-// One read first finds the bits in which the keys differ (so that keys
-// equal above some bit cost no pass for it); keys that differ in at most
-// 2*lsdBits bits go to lsdAll. Then one read counts the two digits'
-// histograms, and a digit on which all of x agrees is skipped. On
-// the buckets this finishes, of about 2^13 to 2^16 keys, 22 bits leave few
-// keys sharing their prefix when the keys are spread out: most groups have
-// one element, and finding them is one more read, where a full LSD sort of
-// 64-bit keys would take three more passes. Keys that share their top bits
-// make larger groups, which sortBelow finishes by the bits left, as the
-// buckets of a further MSD level: the two passes did that level's work.
-func (r *sorter[E, K]) lsd(w *forkjoin.Worker, x, y []E, below int, toY bool) {
-	n := len(x)
-	first := K(x[0])
-	if below > 2*lsdBits {
-		below = min(below, bits.Len64(uint64(differ(x, first))))
-	}
-	if below <= 2*lsdBits {
-		r.lsdAll(x, y, below, toY)
-		return
-	}
-	flip := r.flip // a local: r.flip would be reloaded after every store
-	// The digits: hi is bits [hiShift, below), lo [loShift, hiShift).
-	hiShift := below - lsdBits
-	loShift := hiShift - lsdBits
-	var hist [2][lsdRadix]uint32
-	for _, v := range x {
-		k := uint64(K(v) ^ flip)
-		hist[0][k>>(loShift&63)&(lsdRadix-1)]++
-		hist[1][k>>(hiShift&63)&(lsdRadix-1)]++
-	}
-	k0 := uint64(first ^ flip)
-	var digit [2]int // the digits that vary, low one first
-	np := 0
-	for j, sh := range [2]int{loShift, hiShift} {
-		if int(hist[j][k0>>(sh&63)&(lsdRadix-1)]) != n {
-			digit[np] = j
-			np++
-		}
-	}
-	// The result goes to dst. In a long sort, tmp is a buffer of the
-	// worker's that stays in cache from one bucket to the next (below);
-	// in a short one, the passes go between x and y and the other slice
-	// is the groups' scratch.
-	dst, other := x, y[:n]
-	if toY {
-		dst, other = other, dst
-	}
-	var tmp []E
-	if r.tmp {
-		t, _ := tmpPool.Get().(*[lsdMax]uint64)
-		if t == nil {
-			t = new([lsdMax]uint64)
-		}
-		defer tmpPool.Put(t)
-		tmp = unsafe.Slice((*E)(unsafe.Pointer(t)), n) // n <= r.lsdMax <= lsdMax
-	}
-	if tmp != nil {
-		// The passes go between x and tmp, which the reads above and the
-		// last bucket left in cache, and so do the groups; the result then
-		// goes to dst in one sequential copy where it is not there
-		// already. dst may be the other slice, whose lines come from
-		// memory: a pass scattering into them would wait for each line it
-		// touches.
-		src, scr := x, tmp
-		for p := range np {
-			r.lsdDigit(src, scr, &hist, digit[p], loShift, hiShift)
-			src, scr = scr, src
-		}
-		r.groups(w, src, scr, loShift)
-		if &src[0] != &dst[0] {
-			copy(dst, src)
-		}
-		return
-	}
-	src := x
-	for p := range np {
-		out := y[:n]
-		if &src[0] != &x[0] {
-			out = x
-		}
-		r.lsdDigit(src, out, &hist, digit[p], loShift, hiShift)
-		src = out
-	}
-	if &src[0] != &dst[0] {
-		copy(dst, src)
-	}
-	r.groups(w, dst, other, loShift)
-}
-
-// lsdDigit is one of lsd's passes, from src to out: by the low digit (at
-// loShift) if d is 0, by the high one (at hiShift) otherwise.
-func (r *sorter[E, K]) lsdDigit(src, out []E, hist *[2][lsdRadix]uint32, d, loShift, hiShift int) {
-	if d == 0 {
-		lsdPass(src, out, &hist[0], r.flip, loShift)
-	} else {
-		lsdPass(src, out, &hist[1], r.flip, hiShift)
-	}
-}
-
-// lsdAll sorts x by the bits below `below` with least-significant-digit
-// passes: one stable counting pass per digit of lsdBits that varies, from
-// the least significant up, each moving every element between x and y.
-// Digits sit at fixed places (bits 0-10, 11-21, ...); the top one may reach
-// above `below`, where all of x agrees, which does not change its order.
-// One read of x first counts every digit's histogram (a pass keeps the
-// multiset of keys, so the counts of a later digit do not change), which
-// also shows the digits on which all of x agrees: those are skipped.
-//
-// lsd uses it for keys that differ in at most two digits' bits, which it
-// sorts as well as lsd's own passes would and faster (as measured on
-// 32-bit keys below a 10-bit MSD level).
-func (r *sorter[E, K]) lsdAll(x, y []E, below int, toY bool) {
-	flip := r.flip // a local: r.flip would be reloaded after every store
-	var hist [lsdDigits][lsdRadix]uint32
-	countDigits(x, flip, &hist)
-	var passes [lsdDigits]uint8
-	np := 0
-	first := uint64(K(x[0]) ^ flip)
-	for j := range (below + lsdBits - 1) / lsdBits {
-		if int(hist[j][first>>(j*lsdBits)&(lsdRadix-1)]) != len(x) {
-			passes[np] = uint8(j)
-			np++
-		}
-	}
-	src, dst := x, y[:len(x)]
-	for _, j := range passes[:np] {
-		var off [lsdRadix]uint32
-		var sum uint32
-		for b, c := range &hist[j] {
-			off[b], sum = sum, sum+c
-		}
-		sh := j * lsdBits
-		for _, v := range src {
-			b := uint64(K(v)^flip) >> sh & (lsdRadix - 1)
-			dst[off[b]] = v
-			off[b]++
-		}
-		src, dst = dst, src
-	}
-	// The result is in src: x after an even number of passes.
-	if inY := np%2 == 1; inY != toY {
-		copy(dst, src)
-	}
-}
-
-// countDigits adds to hist[j] the counts of digit j of every key of x,
-// for all of the key's digits: unrolled and without a test per digit, this
-// costs less than counting only the digits a pass will use.
-func countDigits[E integer, K unsigned](x []E, flip K, hist *[lsdDigits][lsdRadix]uint32) {
-	const m = lsdRadix - 1
-	switch unsafe.Sizeof(flip) {
-	case 8:
-		for _, v := range x {
-			k := uint64(K(v) ^ flip)
-			hist[0][k&m]++
-			hist[1][k>>lsdBits&m]++
-			hist[2][k>>(2*lsdBits)&m]++
-			hist[3][k>>(3*lsdBits)&m]++
-			hist[4][k>>(4*lsdBits)&m]++
-			hist[5][k>>(5*lsdBits)&m]++
-		}
-	case 4:
-		for _, v := range x {
-			k := uint64(K(v) ^ flip)
-			hist[0][k&m]++
-			hist[1][k>>lsdBits&m]++
-			hist[2][k>>(2*lsdBits)&m]++
-		}
-	default:
-		for _, v := range x {
-			k := uint64(K(v) ^ flip)
-			hist[0][k&m]++
-			hist[1][k>>lsdBits&m]++
-		}
-	}
-}
-
-// tmpPool keeps lsd's buffers: one per worker busy with a bucket of a
-// long sort (sorter.tmp).
-var tmpPool = sync.Pool{New: func() any { return new([lsdMax]uint64) }}
-
-// lsdPass moves src to out, stably, by the digit (k >> sh) & m of the keys
-// k, whose counts are hist. It is kept out of line, as the MSD levels'
-// loops are, so that the compiler keeps its loop's values in registers.
-//
-//go:noinline
-func lsdPass[E integer, K unsigned](src, out []E, hist *[lsdRadix]uint32, flip K, sh int) {
-	var off [lsdRadix]uint32
-	var sum uint32
-	for b, c := range hist {
-		off[b], sum = sum, sum+c
-	}
-	out = out[:len(src)]
-	for _, v := range src {
-		b := uint64(K(v)^flip) >> (sh & 63) & (lsdRadix - 1)
-		out[off[b]] = v
-		off[b]++
-	}
-}
-
-// groups sorts each run of x whose keys agree above bit `below` by the
-// bits below it, in place; y is scratch of the same length. Comparing each
-// key with the one before it, rather than with the run's first, keeps the
-// loop free of a carried value: on spread keys nearly every comparison
-// differs, and the loop costs about one load per element.
-func (r *sorter[E, K]) groups(w *forkjoin.Worker, x, y []E, below int) {
-	flip := r.flip
-	for i := 1; i < len(x); i++ {
-		p := uint64(K(x[i-1])^flip) >> (below & 63)
-		if uint64(K(x[i])^flip)>>(below&63) != p {
-			continue
-		}
-		a := i - 1
-		for i+1 < len(x) && uint64(K(x[i+1])^flip)>>(below&63) == p {
-			i++
-		}
-		r.sortBelow(w, x[a:i+1], y[a:i+1], below, false, nil)
-	}
-}
-
-// insertionMax is the longest x that sortBelow insertion sorts: shorter
-// than that, a histogram of 256 or more entries costs more than the moves it saves.
-const insertionMax = 32
-
-// insertionSort sorts s, which is short. E orders as its keys do.
-func insertionSort[E integer](s []E) {
-	for i := 1; i < len(s); i++ {
-		v := s[i]
-		j := i
-		for j > 0 && v < s[j-1] {
-			s[j] = s[j-1]
-			j--
-		}
-		s[j] = v
-	}
-}
-
 // scatter moves x into y by the digit of width bits at shift (at most
 // msdMaxBits), filling start, of length 1<<width+1 and all zeros, with the
 // buckets' bounds. It reports false, moving nothing, if every key has the
@@ -576,8 +333,9 @@ func digit[E integer, K unsigned](v E, flip K, shift uint, width int) uint {
 // The loops of scan and of the MSD levels are functions of their own, kept
 // out of line, so that the loop's index, element and slice length stay in
 // registers, which a loop inlined into a closure does not get; the shift
-// is unsigned, so that the loop does not test it for a negative value. The
-// digit is masked to msdRadix, which spares the histogram's bounds checks.
+// is unsigned and masked to 63, so that the loop tests it neither for a
+// negative value nor for one of 64 or more. The digit is masked to
+// msdRadix, which spares the histogram's bounds checks.
 
 // countPart adds to h the counts of the digits of width bits at shift of
 // the keys of x.
@@ -586,7 +344,7 @@ func digit[E integer, K unsigned](v E, flip K, shift uint, width int) uint {
 func countPart[E integer, K unsigned](x []E, flip K, shift uint, width int, h *[msdRadix]int) {
 	mask := K(1)<<width - 1
 	for _, v := range x {
-		h[uint((K(v)^flip)>>shift&mask)&(msdRadix-1)]++
+		h[uint((K(v)^flip)>>(shift&63)&mask)&(msdRadix-1)]++
 	}
 }
 
@@ -597,7 +355,7 @@ func countPart[E integer, K unsigned](x []E, flip K, shift uint, width int, h *[
 func scatterPart[E integer, K unsigned](x, y []E, flip K, shift uint, width int, h *[msdRadix]int) {
 	mask := K(1)<<width - 1
 	for _, v := range x {
-		d := uint((K(v)^flip)>>shift&mask) & (msdRadix - 1)
+		d := uint((K(v)^flip)>>(shift&63)&mask) & (msdRadix - 1)
 		y[h[d]] = v
 		h[d]++
 	}

@@ -231,6 +231,47 @@ func TestLSDBuffer(t *testing.T) {
 	}
 }
 
+// TestLSDRuns has lsd sort, through its buffer, keys that share the bits
+// its two passes sort by in runs of two, three and more, so that it
+// finishes the runs it noted while copying its result out: the keys are
+// a random top bit, a prefix p at bits 42-62 and random bits below. The
+// cases cover both digits varying, the low digit constant (one pass, so
+// that the result is copied into the slice the passes began from), and
+// more runs than maxRuns (the groups found by a read of their own).
+func TestLSDRuns(t *testing.T) {
+	cases := []struct {
+		name   string
+		n      int
+		prefix func(r *rand.Rand) uint64
+	}{
+		{"two-digits", 1500, func(r *rand.Rand) uint64 { return r.Uint64N(1 << 10) }},
+		{"low-digit-constant", 1500, func(r *rand.Rand) uint64 { return r.Uint64N(1<<10) << 11 }},
+		{"overflow", 5000, func(r *rand.Rand) uint64 { return r.Uint64N(4) }},
+		{"overflow-low-digit-constant", 5000, func(r *rand.Rand) uint64 { return r.Uint64N(4) << 11 }},
+	}
+	for _, c := range cases {
+		for _, toY := range []bool{false, true} {
+			r := rand.New(rand.NewPCG(uint64(c.n), 7))
+			x := make([]uint64, c.n)
+			for i := range x {
+				x[i] = r.Uint64N(2)<<63 | c.prefix(r)<<42 | r.Uint64N(1<<42)
+			}
+			want := slices.Sorted(slices.Values(x))
+			y := make([]uint64, c.n)
+			s := newSorter[uint64](nil, uint64(0), lsdMin, lsdMax)
+			s.tmp = true
+			s.lsd(nil, x, y, 64, toY)
+			got := x
+			if toY {
+				got = y
+			}
+			if err := same(got, want); err != nil {
+				t.Errorf("%s toY=%v: %v", c.name, toY, err)
+			}
+		}
+	}
+}
+
 // TestWideMSDLevels sorts inputs that, with the bounds of lsd's buckets
 // shrunk to 64..512, make msdWidth take a wider digit than 8 bits at the
 // top: 9 bits for 64-bit keys, 10 for 32-bit ones, serially and with the
