@@ -197,11 +197,12 @@ func (r *sorter[E, K]) predictBelow(s []E) int {
 // histogram of it gives each bucket its place, a scatter moves x into y,
 // and each bucket is sorted by the bits below the digit on its own, from y
 // (back into x when the result belongs there). A digit on which all of x
-// agrees costs its histogram and no scatter. Buckets of L2 size are
+// agrees costs its histogram and no scatter, and one more read finds the
+// bits below it in which x differs, which the next level starts from.
+// Buckets of L2 size are
 // finished by lsd. On random 64-bit keys, 10^7 of them take one level of 9
 // bits, into 512 buckets of about 20 000, and then 2 LSD passes in each;
-// 10^6 take two levels of 8 bits, down to buckets of about 15 sorted by
-// insertion. counted, if not nil, holds scan's histograms of x: the first
+// 10^6 take one level of 4 bits, into 16 buckets that lsd finishes. counted, if not nil, holds scan's histograms of x: the first
 // level uses them if it takes their digit.
 func (r *sorter[E, K]) sortBelow(w *forkjoin.Worker, x, y []E, below int, toY bool, counted *counts) {
 	for {
@@ -237,7 +238,10 @@ func (r *sorter[E, K]) sortBelow(w *forkjoin.Worker, x, y []E, below int, toY bo
 			moved = r.scatter(x, y, shift, width, start, h)
 		}
 		if !moved {
-			below = shift
+			// All of x has the same digit. One read finds the bits in
+			// which its keys differ, where each further level would read
+			// x again to find one more digit they share.
+			below = min(shift, bits.Len64(uint64(differ(x, K(x[0])))))
 			continue
 		}
 		br := bucketRange[E, K]{x: x, y: y, start: start, lo: 0, hi: 1 << width, below: shift, toY: toY}
@@ -254,15 +258,25 @@ func (r *sorter[E, K]) sortBelow(w *forkjoin.Worker, x, y []E, below int, toY bo
 // takes when `below` bits are left. If a digit of at most msdMaxBits
 // leaves a whole number of LSD digits below it and makes buckets of the
 // size lsd finishes, it is that digit (64 bits: 9, leaving 5 digits of 11;
-// 32 bits: 10, leaving 2; 62 bits: 7); otherwise 8 bits, or what is left.
-// That digit is between 6 and 16 bits wide when 6 or more are left (so at
-// most msdMaxBits, as scatter's arrays need), and all of them otherwise.
+// 32 bits: 10, leaving 2; 62 bits: 7); otherwise 8 bits, or what is left,
+// unless n is longer than lsd takes and 8 bits would cut it into buckets
+// shorter than lsd takes: then the narrowest digit whose buckets lsd takes,
+// so that they are not cut again into buckets of a handful of keys (10^6
+// keys: 4 bits, 16 buckets of about 62 500). The first digit is between 6
+// and 16 bits wide when 6 or more are left (so at most msdMaxBits, as
+// scatter's arrays need), and all of them otherwise.
 func (r *sorter[E, K]) msdWidth(n, below int) int {
 	a := below - lsdBits*max(0, (below-6)/lsdBits)
 	if a <= msdMaxBits && n>>a > r.lsdMin && n>>a <= r.lsdMax {
 		return a
 	}
-	return min(msdBits, below)
+	width := min(msdBits, below)
+	if n > r.lsdMax && n>>width <= r.lsdMin {
+		for width > 1 && n>>(width-1) <= r.lsdMax {
+			width--
+		}
+	}
+	return width
 }
 
 // scatter moves x into y by the digit of width bits at shift (at most

@@ -314,16 +314,21 @@ func checkWide[E integer, K unsigned](t *testing.T, p *forkjoin.Pool, n int, fli
 func TestMSDWidth(t *testing.T) {
 	r := newSorter[uint64](nil, uint64(0), lsdMin, lsdMax)
 	for below := 1; below <= 64; below++ {
-		for _, n := range []int{1000, lsdMin << 6, lsdMin << 9, lsdMin << 10, 10_000_000} {
+		for _, n := range []int{1000, 78_000, 1_000_000, lsdMin << 6, lsdMin << 9, lsdMin << 10, 10_000_000} {
 			got := r.msdWidth(n, below)
 			if got < 1 || got > min(below, msdMaxBits) {
 				t.Fatalf("msdWidth(%d, %d) = %d: outside [1, %d]", n, below, got, min(below, msdMaxBits))
 			}
 			if got == min(msdBits, below) {
+				if n > lsdMax && n>>got <= lsdMin && got > 1 && n>>(got-1) <= lsdMax {
+					t.Errorf("msdWidth(%d, %d) = %d makes buckets of %d, below lsd's, where %d bits make buckets lsd takes", n, below, got, n>>got, got-1)
+				}
 				continue
 			}
-			if rest := below - got; rest%lsdBits != 0 && rest >= 6 {
-				t.Errorf("msdWidth(%d, %d) = %d leaves %d bits, not whole %d-bit digits", n, below, got, rest, lsdBits)
+			whole := (below-got)%lsdBits == 0 || below-got < 6
+			narrowest := got == 1 || n>>(got-1) > lsdMax
+			if !whole && !narrowest {
+				t.Errorf("msdWidth(%d, %d) = %d leaves %d bits, not whole %d-bit digits, and is not the narrowest digit lsd's buckets allow", n, below, got, below-got, lsdBits)
 			}
 			if b := n >> got; b <= lsdMin || b > lsdMax {
 				t.Errorf("msdWidth(%d, %d) = %d makes buckets of %d, outside (%d, %d]", n, below, got, b, lsdMin, lsdMax)
@@ -331,7 +336,7 @@ func TestMSDWidth(t *testing.T) {
 		}
 	}
 	for _, c := range []struct{ n, below, want int }{
-		{10_000_000, 64, 9}, {10_000_000, 32, 10}, {1 << 22, 62, 7}, {10_000_000, 16, 8}, {1_000_000, 64, 8},
+		{10_000_000, 64, 9}, {10_000_000, 32, 10}, {1 << 22, 62, 7}, {10_000_000, 16, 8}, {1_000_000, 64, 4}, {78_000, 54, 1}, {lsdMin << 6, 64, 3},
 	} {
 		if got := r.msdWidth(c.n, c.below); got != c.want {
 			t.Errorf("msdWidth(%d, %d) = %d, want %d", c.n, c.below, got, c.want)
