@@ -20,7 +20,8 @@ import (
 // finishes, of about 2^13 to 2^16 keys, 22 bits leave few keys sharing
 // their prefix when the keys are spread out: most groups have one element,
 // and the copy of the result out of the worker's buffer notes the others
-// (copyRuns), where a full LSD sort of 64-bit keys would take three more
+// (copyRuns; in a short sort, which has no such buffer, one more read
+// finds them), where a full LSD sort of 64-bit keys would take three more
 // passes. Keys that share their top bits make larger groups, which
 // sortBelow finishes by the bits left, as the buckets of a further MSD
 // level: the two passes did that level's work.
