@@ -8,9 +8,10 @@ import (
 
 // Digit widths. An MSD level scatters its whole input, which is larger
 // than the caches, to one place per bucket: 8 bits (256 places, whose
-// lines the L1 keeps) unless another digit of at most msdMaxBits makes
+// lines the L1 keeps) unless a digit of 9 bits (msdMaxBits) makes
 // buckets of the size lsd finishes and leaves whole LSD digits below it
-// (msdWidth). An LSD pass works on a bucket held in L2 and takes 11 bits
+// (msdWidth): a 10-bit digit's 1024 places cost the scatter more than its
+// buckets save (32-bit keys sort faster after 8 bits than after 10). An LSD pass works on a bucket held in L2 and takes 11 bits
 // at a time: its 2048 places miss the L1, so a pass costs a little more
 // than an 8-bit one, but two of them sort by 22 bits, which leaves few
 // keys of a bucket of L2 size in one group (see lsd). The radix sort of
@@ -18,7 +19,7 @@ import (
 // a check of the groups they leave.
 const (
 	msdBits    = 8
-	msdMaxBits = 10
+	msdMaxBits = 9
 	msdRadix   = 1 << msdMaxBits
 
 	lsdBits  = 11
@@ -258,13 +259,12 @@ func (r *sorter[E, K]) sortBelow(w *forkjoin.Worker, x, y []E, below int, toY bo
 // takes when `below` bits are left. If a digit of at most msdMaxBits
 // leaves a whole number of LSD digits below it and makes buckets of the
 // size lsd finishes, it is that digit (64 bits: 9, leaving 5 digits of 11;
-// 32 bits: 10, leaving 2; 62 bits: 7); otherwise 8 bits, or what is left,
+// 62 bits: 7); otherwise 8 bits, or what is left,
 // unless n is longer than lsd takes and 8 bits would cut it into buckets
 // shorter than lsd takes: then the narrowest digit whose buckets lsd takes,
 // so that they are not cut again into buckets of a handful of keys (10^6
-// keys: 4 bits, 16 buckets of about 62 500). The first digit is between 6
-// and 16 bits wide when 6 or more are left (so at most msdMaxBits, as
-// scatter's arrays need), and all of them otherwise.
+// keys: 4 bits, 16 buckets of about 62 500). The width is at most
+// msdMaxBits, as scatter's arrays need.
 func (r *sorter[E, K]) msdWidth(n, below int) int {
 	a := below - lsdBits*max(0, (below-6)/lsdBits)
 	if a <= msdMaxBits && n>>a > r.lsdMin && n>>a <= r.lsdMax {

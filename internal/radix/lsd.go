@@ -72,10 +72,7 @@ func (r *sorter[E, K]) lsd(w *forkjoin.Worker, x, y []E, below int, toY bool) {
 	}
 	var tmp []E
 	if r.tmp {
-		t, _ := tmpPool.Get().(*[lsdMax]uint64)
-		if t == nil {
-			t = new([lsdMax]uint64)
-		}
+		t := tmpPool.Get().(*[lsdMax]uint64)
 		defer tmpPool.Put(t)
 		tmp = unsafe.Slice((*E)(unsafe.Pointer(t)), n) // n <= r.lsdMax <= lsdMax
 	}
@@ -160,7 +157,8 @@ func (r *sorter[E, K]) lsdDigit(src, out []E, hist *[2][lsdRadix]uint32, d, loSh
 
 // lsdAll sorts x by the bits below `below` with least-significant-digit
 // passes: one stable counting pass per digit of lsdBits that varies, from
-// the least significant up, each moving every element between x and y.
+// the least significant up, each moving every element between x and a
+// scratch slice, and leaves the result in y if toY is set, else in x.
 // Digits sit at fixed places (bits 0-10, 11-21, ...); the top one may reach
 // above `below`, where all of x agrees, which does not change its order.
 // One read of x first counts every digit's histogram (a pass keeps the
@@ -168,8 +166,7 @@ func (r *sorter[E, K]) lsdDigit(src, out []E, hist *[2][lsdRadix]uint32, d, loSh
 // also shows the digits on which all of x agrees: those are skipped.
 //
 // lsd uses it for keys that differ in at most two digits' bits, which it
-// sorts as well as lsd's own passes would and faster (as measured on
-// 32-bit keys below a 10-bit MSD level).
+// sorts as well as lsd's own passes would, with no groups to check.
 func (r *sorter[E, K]) lsdAll(x, y []E, below int, toY bool) {
 	flip := r.flip // a local: r.flip would be reloaded after every store
 	var hist [lsdDigits][lsdRadix]uint32
@@ -183,24 +180,28 @@ func (r *sorter[E, K]) lsdAll(x, y []E, below int, toY bool) {
 			np++
 		}
 	}
-	src, dst := x, y[:len(x)]
+	// The passes go between x and scratch: in a long sort, the worker's
+	// buffer (see lsd), so that no pass scatters into the lines of y, which
+	// come from memory; otherwise y.
+	n := len(x)
+	scr := y[:n]
+	if r.tmp && np > 0 {
+		t := tmpPool.Get().(*[lsdMax]uint64)
+		defer tmpPool.Put(t)
+		scr = unsafe.Slice((*E)(unsafe.Pointer(t)), n) // n <= r.lsdMax <= lsdMax
+	}
+	src, dst := x, scr
 	for _, j := range passes[:np] {
-		var off [lsdRadix]uint32
-		var sum uint32
-		for b, c := range &hist[j] {
-			off[b], sum = sum, sum+c
-		}
-		sh := j * lsdBits
-		for _, v := range src {
-			b := uint64(K(v)^flip) >> sh & (lsdRadix - 1)
-			dst[off[b]] = v
-			off[b]++
-		}
+		lsdPass(src, dst, &hist[j], flip, int(j)*lsdBits)
 		src, dst = dst, src
 	}
-	// The result is in src: x after an even number of passes.
-	if inY := np%2 == 1; inY != toY {
-		copy(dst, src)
+	// The result is in src.
+	out := x
+	if toY {
+		out = y[:n]
+	}
+	if &src[0] != &out[0] {
+		copy(out, src)
 	}
 }
 
