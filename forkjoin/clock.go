@@ -90,6 +90,18 @@ func (w *Worker) countdown() bool {
 	return w.ticksLeft < 0
 }
 
+// checkNext makes the next tick run the countdown out, so that the next
+// fork or scheduling point checks. Only w's goroutine calls it.
+func (w *Worker) checkNext() { w.ticksLeft = 0 }
+
+// ticksAhead reports whether a tick counted now leaves the countdown
+// running: the next check is at least two ticks away.
+func (w *Worker) ticksAhead() bool { return w.ticksLeft > 0 }
+
+// countedOut reports whether the last tick ran the countdown out, and no
+// check has restarted it since.
+func (w *Worker) countedOut() bool { return w.ticksLeft < 0 }
+
 // tick counts one eager scheduling point (a push, a job started, a leaf of
 // an eager loop) and checks when the countdown runs out. Only w's
 // goroutine calls it.

@@ -107,7 +107,7 @@ func (f *Func[A, R]) Join(w *Worker, a, b A) (ra, rb R) {
 			}
 			return f.joinLazy(w, a, b, w.depth())
 		}
-		// Inline, but the heartbeat is due (ticksLeft is 0): check first.
+		// Inline, but this tick runs the countdown out: check first.
 		w.countdown()
 		if w.heartbeat() {
 			return ra, rb
@@ -147,7 +147,7 @@ func (f *Func[A, R]) Join(w *Worker, a, b A) (ra, rb R) {
 // from w's task, as Join: on another goroutine it reads w's frames as
 // racily as Join's inline path does.
 func (w *Worker) Inline() bool {
-	if w != nil && w.deepInline() && w.ticksLeft > 0 {
+	if w != nil && w.deepInline() && w.ticksAhead() {
 		w.countdown()
 		w.nTasks++
 		return true

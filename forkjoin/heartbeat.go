@@ -232,7 +232,7 @@ func (w *Worker) heartbeat() (canceled bool) {
 // it.
 func (w *Worker) beatDue() (canceled, promote bool) {
 	if w.inv.canceled.Load() {
-		w.ticksLeft = 0 // look again at every fork until the invocation is gone
+		w.checkNext() // look again at every fork until the invocation is gone
 		return true, false
 	}
 	if w.beat.Load() {
@@ -321,7 +321,7 @@ func (w *Worker) requestBeat() {
 // at a heartbeat as between them. It reports whether the invocation is
 // canceled. Only w's goroutine calls it.
 func (w *Worker) forkBeat(d int) (canceled bool) {
-	if w.ticksLeft >= 0 {
+	if !w.countedOut() {
 		w.promoteOldest()
 		return false
 	}
@@ -362,7 +362,7 @@ func (w *Worker) idleWaits() bool {
 func (w *Worker) offerFirst() {
 	if w.nframes == 0 {
 		w.offer = true
-		w.ticksLeft = 0 // the next fork's countdown runs forkBeat
+		w.checkNext() // the next fork's countdown runs forkBeat
 	}
 }
 

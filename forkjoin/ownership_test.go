@@ -31,7 +31,7 @@ const ownershipFile = "testdata/ownership.txt"
 // heartbeat.go's and clock.go's methods only.
 var owned = []string{
 	"lazyFrames.frames", "lazyFrames.nframes", "lazyFrames.promoteAt",
-	"clock.checksLeft", "clock.ticksPerRead",
+	"clock.ticksLeft", "clock.checksLeft", "clock.ticksPerRead",
 }
 
 // TestFieldOwnership type-checks forkjoin's non-test files and finds, for
