@@ -11,8 +11,8 @@ import (
 // lines the L1 keeps) unless a digit of 9 bits (msdMaxBits) makes
 // buckets of the size lsd finishes and leaves whole LSD digits below it
 // (msdWidth): a 10-bit digit's 1024 places cost the scatter more than its
-// buckets save (32-bit keys sort faster after 8 bits than after 10). An LSD pass works on a bucket held in L2 and takes 11 bits
-// at a time: its 2048 places miss the L1, so a pass costs a little more
+// larger buckets save. An LSD pass works on a bucket held in L2 and takes
+// 11 bits at a time: its 2048 places miss the L1, so a pass costs a little more
 // than an 8-bit one, but two of them sort by 22 bits, which leaves few
 // keys of a bucket of L2 size in one group (see lsd). The radix sort of
 // 10^7 keys is one MSD level, and then two LSD passes in each bucket and
@@ -200,11 +200,11 @@ func (r *sorter[E, K]) predictBelow(s []E) int {
 // (back into x when the result belongs there). A digit on which all of x
 // agrees costs its histogram and no scatter, and one more read finds the
 // bits below it in which x differs, which the next level starts from.
-// Buckets of L2 size are
-// finished by lsd. On random 64-bit keys, 10^7 of them take one level of 9
-// bits, into 512 buckets of about 20 000, and then 2 LSD passes in each;
-// 10^6 take one level of 4 bits, into 16 buckets that lsd finishes. counted, if not nil, holds scan's histograms of x: the first
-// level uses them if it takes their digit.
+// Buckets of L2 size are finished by lsd. On random 64-bit keys, 10^7 of
+// them take one level of 9 bits, into 512 buckets of about 20 000, and then
+// 2 LSD passes in each; 10^6 take one level of 4 bits, into 16 buckets that
+// lsd finishes. counted, if not nil, holds scan's histograms of x: the
+// first level uses them if it takes their digit.
 func (r *sorter[E, K]) sortBelow(w *forkjoin.Worker, x, y []E, below int, toY bool, counted *counts) {
 	for {
 		if below == 0 || len(x) <= insertionMax {
@@ -259,12 +259,12 @@ func (r *sorter[E, K]) sortBelow(w *forkjoin.Worker, x, y []E, below int, toY bo
 // takes when `below` bits are left. If a digit of at most msdMaxBits
 // leaves a whole number of LSD digits below it and makes buckets of the
 // size lsd finishes, it is that digit (64 bits: 9, leaving 5 digits of 11;
-// 62 bits: 7); otherwise 8 bits, or what is left,
-// unless n is longer than lsd takes and 8 bits would cut it into buckets
-// shorter than lsd takes: then the narrowest digit whose buckets lsd takes,
-// so that they are not cut again into buckets of a handful of keys (10^6
-// keys: 4 bits, 16 buckets of about 62 500). The width is at most
-// msdMaxBits, as scatter's arrays need.
+// 62 bits: 7); otherwise 8 bits, or what is left, unless n is longer than
+// lsd takes and 8 bits would cut it into buckets shorter than lsd takes:
+// then the narrowest digit whose buckets lsd takes, so that they are not
+// cut again into buckets of a handful of keys (10^6 keys: 4 bits, 16
+// buckets of about 62 500). The width is at most msdMaxBits, as scatter's
+// arrays need.
 func (r *sorter[E, K]) msdWidth(n, below int) int {
 	a := below - lsdBits*max(0, (below-6)/lsdBits)
 	if a <= msdMaxBits && n>>a > r.lsdMin && n>>a <= r.lsdMax {

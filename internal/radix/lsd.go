@@ -72,9 +72,9 @@ func (r *sorter[E, K]) lsd(w *forkjoin.Worker, x, y []E, below int, toY bool) {
 	}
 	var tmp []E
 	if r.tmp {
-		t := tmpPool.Get().(*[lsdMax]uint64)
+		var t *[lsdMax]uint64
+		tmp, t = tmpBuffer[E](n) // n <= r.lsdMax <= lsdMax
 		defer tmpPool.Put(t)
-		tmp = unsafe.Slice((*E)(unsafe.Pointer(t)), n) // n <= r.lsdMax <= lsdMax
 	}
 	if tmp != nil {
 		// The passes go between x and tmp, which the reads above and the
@@ -186,9 +186,9 @@ func (r *sorter[E, K]) lsdAll(x, y []E, below int, toY bool) {
 	n := len(x)
 	scr := y[:n]
 	if r.tmp && np > 0 {
-		t := tmpPool.Get().(*[lsdMax]uint64)
+		var t *[lsdMax]uint64
+		scr, t = tmpBuffer[E](n) // n <= r.lsdMax <= lsdMax
 		defer tmpPool.Put(t)
-		scr = unsafe.Slice((*E)(unsafe.Pointer(t)), n) // n <= r.lsdMax <= lsdMax
 	}
 	src, dst := x, scr
 	for _, j := range passes[:np] {
@@ -240,6 +240,13 @@ func countDigits[E integer, K unsigned](x []E, flip K, hist *[lsdDigits][lsdRadi
 // tmpPool keeps lsd's buffers: one per worker busy with a bucket of a
 // long sort (sorter.tmp).
 var tmpPool = sync.Pool{New: func() any { return new([lsdMax]uint64) }}
+
+// tmpBuffer returns n elements (at most lsdMax words) of a buffer from
+// tmpPool, and the buffer to put back there once they are no longer used.
+func tmpBuffer[E integer](n int) ([]E, *[lsdMax]uint64) {
+	t := tmpPool.Get().(*[lsdMax]uint64)
+	return unsafe.Slice((*E)(unsafe.Pointer(t)), n), t
+}
 
 // lsdPass moves src to out, stably, by the digit (k >> sh) & m of the keys
 // k, whose counts are hist. It is kept out of line, as the MSD levels'
@@ -314,9 +321,7 @@ func (r *sorter[E, K]) groups(w *forkjoin.Worker, x, y []E, below int) {
 			continue
 		}
 		a := i - 1
-		for i+1 < len(x) && uint64(K(x[i+1])^flip)>>(below&63) == p {
-			i++
-		}
+		i = r.run(x, i, below)
 		r.sortBelow(w, x[a:i+1], y[a:i+1], below, false, nil)
 	}
 }
